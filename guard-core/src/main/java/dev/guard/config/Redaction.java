@@ -1,0 +1,96 @@
+package dev.guard.config;
+
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Masks secrets before anything is printed: passwords in URL user-info, secret query
+ * parameters, and the whole value of any setting whose name says it is a secret.
+ *
+ * <p>Every log line, error message, JSON report and dead-letter header that may carry a
+ * configured value goes through here. Masking is deliberately over-eager: a user name that
+ * looks like a token is masked too.
+ */
+public final class Redaction {
+
+    /** What a masked secret prints as. */
+    public static final String MASK = "****";
+
+    private static final Pattern SECRET_NAME =
+            Pattern.compile("(?i).*(PASSWORD|PASSWD|PASSPHRASE|PWD|SECRET|TOKEN|KEY|CREDENTIAL|AUTH|JAAS).*");
+
+    /** scheme://userinfo@ ; userinfo runs to the last '@' before the path, query or whitespace. */
+    private static final Pattern URL_USERINFO =
+            Pattern.compile("(?i)\\b([a-z][a-z0-9+.\\-]*://)([^\\s/?#@,\"'<>]*(?:@[^\\s/?#@,\"'<>]*)*)@");
+
+    /** name=value pairs in a query string or in free text (password=..., token: ...). */
+    private static final Pattern SECRET_PAIR = Pattern.compile(
+            "(?i)\\b([a-z0-9_.\\-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|credential)[a-z0-9_.\\-]*)(=|:\\s?)([^\\s&;,\"']+)");
+
+    private Redaction() {}
+
+    /** True when a variable or setting with this name holds a secret, by its name alone. */
+    public static boolean isSecretName(String name) {
+        return name != null && SECRET_NAME.matcher(name).matches();
+    }
+
+    /**
+     * The value as it may be printed: fully masked when the name says secret, otherwise with
+     * any URL password or secret query parameter masked.
+     */
+    public static String maskValue(String name, String value) {
+        if (value == null) {
+            return null;
+        }
+        if (isSecretName(name)) {
+            return MASK;
+        }
+        return maskText(value);
+    }
+
+    /** Masks URL passwords and secret name=value pairs anywhere in free text. */
+    public static String maskText(String text) {
+        if (text == null || text.isEmpty()) {
+            return text;
+        }
+        return maskPairs(maskUserInfo(text));
+    }
+
+    private static String maskUserInfo(String text) {
+        Matcher m = URL_USERINFO.matcher(text);
+        StringBuilder out = new StringBuilder(text.length());
+        while (m.find()) {
+            String scheme = m.group(1);
+            String userInfo = m.group(2);
+            m.appendReplacement(out, Matcher.quoteReplacement(scheme + maskUserInfo(scheme, userInfo) + "@"));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    private static String maskUserInfo(String scheme, String userInfo) {
+        int colon = userInfo.indexOf(':');
+        if (colon >= 0) {
+            return userInfo.substring(0, colon) + ":" + MASK;
+        }
+        // No colon: redis://secret@host and nats://token@host carry a password or token alone.
+        String s = scheme.toLowerCase(Locale.ROOT);
+        if (s.startsWith("redis") || s.startsWith("nats") || s.startsWith("tls") || isSecretName(userInfo)) {
+            return userInfo.isEmpty() ? userInfo : MASK;
+        }
+        return userInfo;
+    }
+
+    private static String maskPairs(String text) {
+        Matcher m = SECRET_PAIR.matcher(text);
+        StringBuilder out = new StringBuilder(text.length());
+        while (m.find()) {
+            String value = m.group(3);
+            String replacement = value.equals(MASK) ? m.group() : m.group(1) + m.group(2) + MASK;
+            m.appendReplacement(out, Matcher.quoteReplacement(replacement));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+}

@@ -1,0 +1,47 @@
+package dev.guard.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class RedactionTest {
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "redis://:s3cr3t-pw@redis:6379/0          | redis://:****@redis:6379/0",
+        "redis://worker:s3cr3t-pw@redis:6379      | redis://worker:****@redis:6379",
+        "redis://s3cr3t-pw@redis:6379             | redis://****@redis:6379",
+        "rediss://default:p@ss@w0rd@cache:6380    | rediss://default:****@cache:6380",
+        "amqp://guest:s3cr3t-pw@rabbit:5672/vhost | amqp://guest:****@rabbit:5672/vhost",
+        "amqp://guest@rabbit:5672                 | amqp://guest@rabbit:5672",
+        "nats://tok3n-s3cr3t@nats:4222            | nats://****@nats:4222",
+        "nats://a:b@n1:4222,nats://c:d@n2:4222    | nats://a:****@n1:4222,nats://c:****@n2:4222",
+        "https://api/health?token=s3cr3t-pw&x=1   | https://api/health?token=****&x=1",
+        "redis://redis:6379                       | redis://redis:6379",
+        "b1:9092,b2:9092                          | b1:9092,b2:9092",
+        "connecting to redis://u:s3cr3t-pw@r:1 failed | connecting to redis://u:****@r:1 failed",
+        "password=s3cr3t-pw                       | password=****",
+    })
+    void masksSecretsInText(String in, String expected) {
+        assertEquals(expected, Redaction.maskText(in));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"REDIS_PASSWORD", "API_TOKEN", "AWS_SECRET_ACCESS_KEY", "SSH_KEY", "DB_CREDENTIALS",
+        "redis.password", "Kafka_Sasl_Jaas_Config"})
+    void secretNames(String name) {
+        assertTrue(Redaction.isSecretName(name));
+        assertEquals(Redaction.MASK, Redaction.maskValue(name, "s3cr3t-pw"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"REDIS_URL", "KAFKA_BROKERS", "NATS_URL", "GUARD_TIMEOUT"})
+    void ordinaryNamesKeepTheirValue(String name) {
+        assertFalse(Redaction.isSecretName(name));
+        assertEquals("redis://r:6379", Redaction.maskValue(name, "redis://r:6379"));
+    }
+}
