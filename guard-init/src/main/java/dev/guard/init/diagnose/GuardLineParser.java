@@ -1,0 +1,62 @@
+package dev.guard.init.diagnose;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * guard's own lines, which name target, state and attempt so this is trivial:
+ * <ul>
+ *   <li>readiness: {@code redis redis:6379 loading (dataset 40%), attempt 7, 3.1s of 60s}</li>
+ *   <li>config guard: {@code config guard: CACHE_URL ... violates <rule> ...}</li>
+ *   <li>ledger summary: {@code received=100 processed=91 rejected=9 failed=0 handed_back=0 missing=0}</li>
+ * </ul>
+ */
+final class GuardLineParser implements LineParser {
+    static final Pattern READINESS = Pattern.compile(
+            "\\b(redis|amqp|rabbitmq|nats|kafka|tcp|http)\\s+(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9_.\\-]+):(\\d+)\\s+"
+                    + "(ready|loading|refused|dns|timeout|auth|tls|protocol)\\b(?:\\s*\\(([^)]*)\\))?,\\s*attempt (\\d+),"
+                    + "\\s*([\\d.]+)s of ([\\d.]+)s");
+    private static final Pattern CONFIG_GUARD = Pattern.compile(
+            "(?i)\\bconfig(?:[ -]guard)?\\b.*?\\b(violat\\w*|rule)\\b");
+    private static final Pattern SETTING = Pattern.compile("\\b([A-Z][A-Z0-9_]{2,})\\b");
+    private static final Pattern LEDGER = Pattern.compile("\\breceived=(\\d+)\\s+processed=(\\d+)");
+
+    @Override
+    public List<Signal> parse(LogLine line) {
+        String t = line.text();
+        List<Signal> out = new ArrayList<>(1);
+        Matcher m = READINESS.matcher(t);
+        if (m.find()) {
+            Signal.Type type = switch (m.group(4)) {
+                case "ready" -> Signal.Type.READY;
+                case "loading" -> Signal.Type.LOADING;
+                case "refused" -> Signal.Type.REFUSED;
+                case "dns" -> Signal.Type.DNS;
+                case "timeout" -> Signal.Type.TIMEOUT;
+                case "auth" -> Signal.Type.AUTH;
+                default -> Signal.Type.UNAVAILABLE;
+            };
+            out.add(Signal.at(type, line, m.group(2), Integer.parseInt(m.group(3)), "guard")
+                    .withDetail("attempt " + m.group(6) + ", " + m.group(7) + "s of " + m.group(8) + "s"));
+            return out;
+        }
+        if (t.toLowerCase(java.util.Locale.ROOT).contains("config guard") && CONFIG_GUARD.matcher(t).find()) {
+            Matcher s = SETTING.matcher(t);
+            out.add(Signal.of(Signal.Type.CONFIG_VIOLATION, line, "guard").withDetail(s.find() ? s.group(1) : null));
+            return out;
+        }
+        m = LEDGER.matcher(t);
+        if (m.find()) {
+            out.add(Signal.of(Signal.Type.LEDGER, line, "guard").withDetail(t.substring(m.start())));
+        }
+        return out;
+    }
+
+    /** The value of {@code name=N} in a ledger line, 0 when absent. */
+    static int ledgerValue(String ledger, String name) {
+        Matcher m = Pattern.compile("\\b" + name + "=(\\d+)").matcher(ledger);
+        return m.find() ? Integer.parseInt(m.group(1)) : 0;
+    }
+}
