@@ -40,7 +40,7 @@ final class BrokerClientParser implements LineParser {
         }
         m = KAFKA_PY_BOOTSTRAP.matcher(t);
         if (m.find()) {
-            out.add(Signal.at(Signal.Type.TIMEOUT, line, m.group(1), Integer.parseInt(m.group(2)), "kafka-python"));
+            out.add(Signal.at(Signal.Type.UNAVAILABLE, line, m.group(1), Integer.parseInt(m.group(2)), "kafka-python"));
             return out;
         }
         m = JNATS.matcher(t);

@@ -36,7 +36,7 @@ public final class DiagnosisReport {
         }
         for (GroupFinding g : d.groups()) {
             b.append('\n').append(g.group()).append(" [").append(g.role()).append("]: ")
-                    .append(g.causes().isEmpty() ? "nothing found" : String.join(", ", g.causes())).append('\n');
+                    .append(g.causes().isEmpty() ? "no problem found" : String.join(", ", g.causes())).append('\n');
             for (String r : g.reasons()) {
                 b.append("  - ").append(r).append('\n');
             }

@@ -213,7 +213,8 @@ final class Rules {
                     for (Placed p : g.signals) {
                         if (p.s.type() == Signal.Type.SERVER_READY || p.s.type() == Signal.Type.SERVER_STARTING
                                 || p.s.type() == Signal.Type.SERVER_LOADED) {
-                            if (evs.size() < EVIDENCE_PER_GROUP) {
+                            if (evs.size() < EVIDENCE_PER_GROUP
+                                    && evs.stream().noneMatch(x -> x.at().equals(p.s.line().where()))) {
                                 evs.add(ev(p.s, switch (p.s.type()) {
                                     case SERVER_READY -> "ready";
                                     case SERVER_STARTING -> "starting";
