@@ -42,9 +42,29 @@ final class Children {
             Process process = builder.start();
             LIVE.add(process);
             process.onExit().thenRun(() -> LIVE.remove(process));
+            startWatchdog(process);
             return process;
         } catch (IOException e) {
             throw new IllegalStateException("could not start " + command.get(0) + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A tiny shell loop that SIGKILLs the child if this JVM dies without running its shutdown
+     * hooks (SIGKILL of the test JVM, e.g. a surefire fork timeout); ends when the child ends.
+     */
+    private static void startWatchdog(Process child) {
+        String script = "while kill -0 \"$1\" 2>/dev/null && kill -0 \"$2\" 2>/dev/null; do sleep 1; done; "
+                + "kill -0 \"$2\" 2>/dev/null && kill -9 \"$2\"; exit 0";
+        try {
+            new ProcessBuilder("/bin/sh", "-c", script, "guard-fixture-watchdog",
+                    Long.toString(ProcessHandle.current().pid()), Long.toString(child.pid()))
+                    .redirectErrorStream(true)
+                    .redirectOutput(Redirect.DISCARD)
+                    .redirectInput(Redirect.from(new java.io.File("/dev/null")))
+                    .start();
+        } catch (IOException e) {
+            // no /bin/sh: the shutdown hook still covers normal JVM exits
         }
     }
 
