@@ -109,6 +109,26 @@ final class Children {
         }
     }
 
+    /**
+     * The local binary {@code name} when it exists, else empty meaning "use a container"
+     * when a Docker engine answers; throws naming what to install when neither is there.
+     * System property {@code guard.fixtures.backend} = {@code local} / {@code docker} forces one.
+     */
+    static Optional<Path> localOrDocker(String name, String installHint) {
+        String forced = System.getProperty("guard.fixtures.backend", "auto").trim().toLowerCase(java.util.Locale.ROOT);
+        Optional<Path> local = findBinary(name);
+        if (!forced.equals("docker") && local.isPresent()) {
+            return local;
+        }
+        if (!forced.equals("local") && ContainerChild.dockerAvailable()) {
+            return Optional.empty();
+        }
+        throw new IllegalStateException(name + " not found in PATH, /usr/sbin, /usr/bin or /usr/local/bin"
+                + (forced.equals("local") ? "" : ", and no Docker engine answers (Testcontainers)")
+                + " (guard.fixtures.backend=" + forced + "): the test fixture needs a private " + name
+                + ". Install it (" + installHint + "), or run where a Docker engine is available.");
+    }
+
     /** Executable {@code name} from PATH, /usr/sbin, /usr/bin or /usr/local/bin. */
     static Optional<Path> findBinary(String name) {
         List<Path> dirs = new ArrayList<>();
