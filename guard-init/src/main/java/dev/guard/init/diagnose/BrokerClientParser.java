@@ -25,7 +25,7 @@ final class BrokerClientParser implements LineParser {
     private static final Pattern PIKA_DEST = Pattern.compile(
             "(?:TCP Connection attempt failed|Socket failed to connect|Connection workflow failed).*?\\('([^']+)', (\\d+)\\)");
     private static final Pattern UNKNOWN_HOST = Pattern.compile(
-            "UnknownHostException: ([A-Za-z0-9_.\\-]+)");
+            "UnknownHostException: (?:Failed to resolve '([^']+)'|([A-Za-z0-9_.\\-]+))");
 
     @Override
     public List<Signal> parse(LogLine line) {
@@ -55,7 +55,7 @@ final class BrokerClientParser implements LineParser {
         }
         m = UNKNOWN_HOST.matcher(t);
         if (m.find()) {
-            out.add(Signal.at(Signal.Type.DNS, line, m.group(1), 0, "java"));
+            out.add(Signal.at(Signal.Type.DNS, line, m.group(1) != null ? m.group(1) : m.group(2), 0, "java"));
             return out;
         }
         if (t.contains("ACCESS_REFUSED") || t.contains("ProbableAuthenticationException")
