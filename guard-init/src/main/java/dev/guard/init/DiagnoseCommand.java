@@ -43,7 +43,7 @@ final class DiagnoseCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(arity = "1..*", paramLabel = "FILE", description = "captured files, in any order")
+    @Parameters(arity = "0..*", paramLabel = "FILE", description = "captured files, in any order")
     List<Path> files = new ArrayList<>();
 
     @Option(names = "--json", description = "print the diagnosis as JSON (its 'cause' field holds the first line)")
@@ -59,6 +59,11 @@ final class DiagnoseCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (files.isEmpty()) {
+            err.println("guard-init diagnose: no files given. Capture them first ('guard-init capture --compose' or "
+                    + "'guard-init capture --kubernetes -n NAMESPACE'), then pass them: guard-init diagnose FILE...");
+            return ExitCodes.USAGE;
+        }
         Diagnosis d;
         try {
             d = Diagnoser.builder().endpoints(endpoints).build().diagnose(files);

@@ -18,6 +18,10 @@ final class PlatformParser implements LineParser {
     private static final Pattern EXIT_137 = Pattern.compile("Exit Code:\\s+137\\b|Exited \\(137\\)|exit code 137|exitCode: 137");
     private static final Pattern RESTART_COUNT = Pattern.compile("Restart Count:\\s+(\\d+)");
     private static final Pattern STATE = Pattern.compile("^\\s*State:\\s+(\\w+)");
+    private static final Pattern REASON_OOM = Pattern.compile("\\s*Reason:\\s+OOMKilled.*");
+    private static final Pattern REASON_CRASH_LOOP = Pattern.compile("\\s*Reason:\\s+CrashLoopBackOff.*");
+    private static final Pattern COMPOSE_RESTARTING = Pattern.compile("\\bRestarting \\(\\d+\\)");
+    private static final Pattern COMPOSE_UP = Pattern.compile("\\bUp \\d+");
     private static final Pattern PROBE = Pattern.compile("(Liveness|Startup) probe failed|failed (liveness|startup) probe");
 
     @Override
@@ -40,17 +44,17 @@ final class PlatformParser implements LineParser {
             }
             return out;
         }
-        if (t.matches("\\s*Reason:\\s+OOMKilled.*") || t.contains("OOMKilled")) {
+        if (REASON_OOM.matcher(t).matches() || t.contains("OOMKilled")) {
             out.add(Signal.of(Signal.Type.OOM_KILLED, line, "kubernetes"));
         } else if (EXIT_137.matcher(t).find()) {
             out.add(Signal.of(Signal.Type.EXIT_137, line, t.contains("Exited (") ? "compose" : "kubernetes"));
         } else if (PROBE.matcher(t).find()) {
             out.add(Signal.of(Signal.Type.PROBE_KILL, line, "kubernetes"));
-        } else if (t.matches("\\s*Reason:\\s+CrashLoopBackOff.*")) {
+        } else if (REASON_CRASH_LOOP.matcher(t).matches()) {
             out.add(Signal.of(Signal.Type.CRASH_LOOP, line, "kubernetes").withDetail("status"));
         } else if (t.contains("Back-off restarting failed container")) {
             out.add(Signal.of(Signal.Type.CRASH_LOOP, line, "kubernetes").withDetail("event"));
-        } else if (t.matches(".*\\bRestarting \\(\\d+\\).*")) {
+        } else if (COMPOSE_RESTARTING.matcher(t).find()) {
             out.add(Signal.of(Signal.Type.CRASH_LOOP, line, "compose").withDetail("status"));
         } else {
             Matcher rc = RESTART_COUNT.matcher(t);
@@ -59,7 +63,7 @@ final class PlatformParser implements LineParser {
                 out.add(Signal.of(Signal.Type.RESTARTS, line, "kubernetes").withDetail(rc.group(1)));
             } else if (st.find() && st.group(1).equals("Running")) {
                 out.add(Signal.of(Signal.Type.POD_RUNNING, line, "kubernetes"));
-            } else if (t.matches(".*\\bUp \\d+.*") && !t.contains("(unhealthy)")) {
+            } else if (COMPOSE_UP.matcher(t).find() && !t.contains("(unhealthy)")) {
                 out.add(Signal.of(Signal.Type.POD_RUNNING, line, "compose"));
             }
         }

@@ -563,9 +563,13 @@ final class Rules {
     }
 
     private static Placed successAfter(List<Placed> timeline, List<Placed> errors) {
+        Set<Placed> errs = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        errs.addAll(errors);
         int lastIndex = -1;
-        for (Placed e : errors) {
-            lastIndex = Math.max(lastIndex, timeline.indexOf(e));
+        for (int i = 0; i < timeline.size(); i++) {
+            if (errs.contains(timeline.get(i))) {
+                lastIndex = i;
+            }
         }
         for (int i = lastIndex + 1; i < timeline.size(); i++) {
             if (SUCCESS.contains(timeline.get(i).s.type())) {

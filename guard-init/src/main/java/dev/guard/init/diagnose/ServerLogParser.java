@@ -10,6 +10,8 @@ import java.util.List;
  * startup complete"), NATS ("Server is ready") and Kafka ("Kafka Server started").
  */
 final class ServerLogParser implements LineParser {
+    private static final java.util.regex.Pattern KAFKA_STARTED =
+            java.util.regex.Pattern.compile("\\[KafkaServer id=\\d+\\] started");
 
     @Override
     public List<Signal> parse(LogLine line) {
@@ -35,7 +37,7 @@ final class ServerLogParser implements LineParser {
         } else if (t.contains("Server is ready") && t.contains("[INF]")) {
             type = Signal.Type.SERVER_READY;
             client = "nats-server";
-        } else if (t.contains("Kafka Server started") || t.matches(".*\\[KafkaServer id=\\d+\\] started.*")) {
+        } else if (t.contains("Kafka Server started") || KAFKA_STARTED.matcher(t).find()) {
             type = Signal.Type.SERVER_READY;
             client = "kafka";
         } else if (t.contains("Starting nats-server")) {
