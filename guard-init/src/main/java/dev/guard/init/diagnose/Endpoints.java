@@ -23,11 +23,16 @@ final class Endpoints {
             h = h.substring(0, h.indexOf("]:") + 1);
         }
         String host = Hosts.clean(h);
-        if (host == null || hosts.containsKey(host) && hosts.get(host) == 0) {
+        if (host == null) {
             return;
         }
-        hosts.put(host, hosts.containsKey(host) && hosts.get(host) != port ? 0 : port);
-        origins.putIfAbsent(host, origin);
+        Integer old = hosts.get(host);
+        if (old == null) {
+            hosts.put(host, port);
+            origins.put(host, origin);
+        } else if (old != 0 && port != 0 && old != port) {
+            hosts.put(host, 0);
+        }
     }
 
     boolean isEmpty() {

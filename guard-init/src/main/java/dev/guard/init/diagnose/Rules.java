@@ -190,6 +190,10 @@ final class Rules {
         }
         boolean depKilled = !depKillEvidence.isEmpty();
 
+        List<Signal> enqueued = new ArrayList<>();
+        for (Group g : groups.values()) {
+            enqueued.addAll(g.of(Signal.Type.ENQUEUED));
+        }
         List<GroupFinding> findings = new ArrayList<>();
         List<HostErrors> hostErrors = new ArrayList<>();
         Map<Cause, Set<String>> causeGroups = new LinkedHashMap<>();
@@ -227,7 +231,7 @@ final class Rules {
                 }
                 continue;
             }
-            GroupAnalysis a = analyse(g, endpoints, depReady, depKilled, depKilledMidLoad, depKillEvidence);
+            GroupAnalysis a = analyse(g, endpoints, depReady, depKilled, depKilledMidLoad, depKillEvidence, enqueued);
             hostErrors.addAll(a.hosts);
             for (Cause c : a.causes) {
                 causeGroups.computeIfAbsent(c, k -> new TreeSet<>()).add(g.name);
@@ -286,7 +290,7 @@ final class Rules {
     }
 
     private static GroupAnalysis analyse(Group g, Endpoints endpoints, Instant depReady, boolean depKilled,
-            boolean depKilledMidLoad, List<Evidence> depKillEvidence) {
+            boolean depKilledMidLoad, List<Evidence> depKillEvidence, List<Signal> enqueued) {
         GroupAnalysis a = new GroupAnalysis();
         List<Placed> timeline = g.signals;
         // the URL the worker resolved at boot names the host for errors that name none
@@ -488,8 +492,21 @@ final class Rules {
             if (a.jobs.received() == 0 && a.jobs.processed() == 0 && !connectionCause && g.hasAppText
                     && a.causes.isEmpty()) {
                 a.add(Cause.NO_JOBS, "no connection errors and no job received");
-                for (Signal e : g.of(Signal.Type.ENQUEUED)) {
-                    a.evidence(ev(e, "enqueue line"));
+                if (boot != null) {
+                    a.evidence(ev(boot.withDetail(null), "the URL the worker resolved at boot: is it the queue the backend fills?"));
+                }
+                Signal firstLine = null;
+                for (Placed p : timeline) {
+                    firstLine = p.s;
+                    break;
+                }
+                for (Signal e : enqueued) {
+                    String when = "";
+                    if (e.line().time() != null && firstLine != null && firstLine.line().time() != null) {
+                        when = e.line().time().isBefore(firstLine.line().time())
+                                ? " (before the worker's first line)" : " (after the worker's first line)";
+                    }
+                    a.evidence(ev(e, "the backend enqueued" + when + ": check it used the queue/URL the worker reads"));
                 }
             } else if (gap > 0) {
                 int handedBack = 0;
@@ -642,7 +659,13 @@ final class Rules {
     }
 
     /** worker-previous.log -> worker; worker-7c9d8f5b6-x2k4m -> worker; redis-0 -> redis; worker-a-1 -> worker-a. */
+    private static final Map<String, String> GROUP_NAMES = new java.util.concurrent.ConcurrentHashMap<>();
+
     static String groupName(String raw) {
+        return GROUP_NAMES.computeIfAbsent(raw, Rules::computeGroupName);
+    }
+
+    private static String computeGroupName(String raw) {
         String n = Path.of(raw).getFileName().toString();
         n = n.replaceAll("(?i)\\.(log|txt|out|json)$", "");
         n = n.replaceAll("(?i)([-_.](previous|prev|current|describe|pod|pods|status|events|ps|logs?))+$", "");
