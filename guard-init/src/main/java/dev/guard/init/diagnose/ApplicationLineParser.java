@@ -17,6 +17,9 @@ final class ApplicationLineParser implements LineParser {
             "\\b(redis|rediss|amqp|amqps|nats|tls|kafka)://(?:[^@\\s/]*@)?(\\[[0-9a-fA-F:]+\\]|[A-Za-z0-9_.\\-]+)(?::(\\d+))?");
     private static final Pattern BOOTSTRAP_SERVERS = Pattern.compile(
             "bootstrap[._]servers\\s*[=:]\\s*\\[?'?([A-Za-z0-9_.\\-]+):(\\d+)");
+    /** spring-rabbit's CachingConnectionFactory: Attempting to connect to: [localhost:5672]. */
+    private static final Pattern SPRING_RABBIT_CONNECTING = Pattern.compile(
+            "Attempting to connect to: \\[([A-Za-z0-9_.\\-]+):(\\d+)");
     private static final Pattern PIKA_CONNECTING = Pattern.compile("connecting to \\('([^']+)', (\\d+)\\)");
     private static final Pattern PERMISSION = Pattern.compile(
             "Permission denied|EACCES|Read-only file system|PermissionError|AccessDeniedException");
@@ -60,6 +63,12 @@ final class ApplicationLineParser implements LineParser {
         if (m.find()) {
             out.add(Signal.at(Signal.Type.BOOT_TARGET, line, m.group(1), Integer.parseInt(m.group(2)), "kafka")
                     .withDetail("kafka"));
+            return out;
+        }
+        m = SPRING_RABBIT_CONNECTING.matcher(t);
+        if (m.find()) {
+            out.add(Signal.at(Signal.Type.BOOT_TARGET, line, m.group(1), Integer.parseInt(m.group(2)), "spring-rabbit")
+                    .withDetail("amqp"));
             return out;
         }
         m = PIKA_CONNECTING.matcher(t);

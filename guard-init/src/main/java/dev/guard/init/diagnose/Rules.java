@@ -305,17 +305,23 @@ final class Rules {
         Map<String, List<Placed>> byCategory = new LinkedHashMap<>();
         Map<String, List<Placed>> byTarget = new LinkedHashMap<>();
         Map<String, String> targetCategory = new LinkedHashMap<>();
+        Signal lastBoot = null;
         for (Placed p : timeline) {
             Signal s = p.s;
+            if (s.type() == Signal.Type.BOOT_TARGET) {
+                lastBoot = s;
+            }
             if (!s.type().connectionError()) {
                 continue;
             }
             String host = s.host();
             int port = s.port();
             boolean fromBoot = false;
-            if (host == null && boot != null && s.type() != Signal.Type.LOADING && s.type() != Signal.Type.AUTH) {
-                host = boot.host();
-                port = boot.port();
+            // the nearest URL logged before the error (the attempt's own "connecting to" line), else the first
+            Signal named = lastBoot != null ? lastBoot : boot;
+            if (host == null && named != null && s.type() != Signal.Type.LOADING && s.type() != Signal.Type.AUTH) {
+                host = named.host();
+                port = named.port();
                 fromBoot = true;
             }
             String category;

@@ -1,0 +1,90 @@
+package dev.guard.init.diagnose;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The runbook's discriminating checks on small in-memory captures. Pure logic. */
+class RulesTest {
+    private static final String REDIS_READY_AT_5S = "1:C 30 Nov 2026 02:00:00.000 * oO0OoO0OoO0Oo Redis is starting oO0OoO0OoO0Oo\n"
+            + "1:M 30 Nov 2026 02:00:05.000 * Ready to accept connections tcp\n";
+
+    private static Diagnosis diagnose(Map<String, String> files, String... endpoints) {
+        return Diagnoser.builder().endpoints(List.of(endpoints)).build().diagnoseTexts(files);
+    }
+
+    private static Map<String, String> files(String... nameThenText) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i < nameThenText.length; i += 2) {
+            m.put(nameThenText[i], nameThenText[i + 1]);
+        }
+        return m;
+    }
+
+    @Test
+    void aSingleAttemptBeforeRedisWasReadyIsTheRaceAfterItTheServiceIsDown() {
+        String before = "2026-11-30T02:00:01.000Z Error 111 connecting to redis:6379. Connection refused.\n";
+        assertEquals(List.of("startup-race"), diagnose(files("worker.log", before, "redis.log", REDIS_READY_AT_5S)).causes());
+        String after = "2026-11-30T02:00:09.000Z Error 111 connecting to redis:6379. Connection refused.\n";
+        assertEquals(List.of("dependency-down"), diagnose(files("worker.log", after, "redis.log", REDIS_READY_AT_5S)).causes());
+    }
+
+    @Test
+    void anErrorNamingNoHostTakesTheNearestUrlLoggedBeforeIt() {
+        String log = "connecting to redis://redis:6379/0\n"
+                + "job 1 received\njob 1 processed\n"
+                + "Attempting to connect to: [localhost:5672]\n"
+                + "org.springframework.amqp.AmqpConnectException: java.net.ConnectException: Connection refused\n";
+        Diagnosis d = diagnose(files("worker.log", log), "redis:6379", "rabbitmq:5672");
+        assertEquals(List.of("env-drift"), d.causes());
+        assertEquals("localhost:5672 (from boot line)", d.hosts().get(0).target());
+    }
+
+    @Test
+    void aClusterDomainNameMatchesTheServiceEndpointByItsFirstLabel() {
+        String log = "Error 111 connecting to redis.jobs.svc.cluster.local:6379. Connection refused.\n".repeat(3);
+        Diagnosis d = diagnose(files("worker.log", log), "redis:6379");
+        assertEquals(List.of("dependency-down"), d.causes());
+        assertEquals("service", d.hosts().get(0).category());
+    }
+
+    @Test
+    void onlyWholePerJobLinesAreCountedNotSummaryWords() {
+        String log = "job 1 received\njob 1 processed\njob 2 received\n"
+                + "received 2 jobs, processed 1\nstats: 2 jobs received, 1 job processed today\n";
+        Diagnosis d = diagnose(files("worker.log", log));
+        assertEquals(2, d.jobs().received());
+        assertEquals(1, d.jobs().processed());
+        assertEquals(List.of("schema-skew"), d.causes());
+    }
+
+    @Test
+    void errorsThatAccountForTheGapAreNotSchemaSkew() {
+        String log = "job 1 received\njob 1 processed\njob 2 received\n"
+                + "Traceback (most recent call last):\nKeyError: 'job_id'\n";
+        Diagnosis d = diagnose(files("worker.log", log));
+        assertEquals(List.of("unknown"), d.causes());
+        assertTrue(d.notes().stream().anyMatch(n -> n.contains("error lines may account for the gap")), d.notes().toString());
+    }
+
+    @Test
+    void loadingThatStopsIsTheRaceLoadingToTheEndIsRedisLoading() {
+        String stops = "LOADING Redis is loading the dataset in memory\n".repeat(3) + "job 1 received\njob 1 processed\n";
+        assertEquals(List.of("startup-race"), diagnose(files("worker.log", stops)).causes());
+        String never = "io.lettuce.core.RedisLoadingException: LOADING Redis is loading the dataset in memory\n".repeat(20);
+        assertEquals(List.of("redis-loading"), diagnose(files("worker.log", never)).causes());
+    }
+
+    @Test
+    void aWorkerKilledByTheKernelIsNamedEvenWhenItsJobsBalance() {
+        String describe = "Name:         worker-7c9d8f5b6-x2k4m\nNamespace:    jobs\nContainers:\n  worker:\n"
+                + "    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n";
+        Diagnosis d = diagnose(files("worker.log", "job 1 received\njob 1 processed\n", "worker-describe.txt", describe));
+        assertEquals(List.of("oom-or-probe-kill"), d.causes());
+        assertEquals(List.of("worker"), d.next().get(0).groups());
+    }
+}
