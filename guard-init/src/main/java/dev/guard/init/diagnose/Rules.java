@@ -462,7 +462,7 @@ final class Rules {
         // the worker itself killed
         if (!killed.isEmpty() && !g.role.equals("dependency")) {
             Signal k = killed.get(0);
-            a.add(Cause.OOM_OR_PROBE_KILL, g.name + " was killed: " + k.line().text().trim());
+            a.add(Cause.OOM_OR_PROBE_KILL, g.name + " was killed: " + Redaction.maskText(k.line().text().trim()));
             a.evidence(ev(k, "the container was killed"));
         }
         // file writes

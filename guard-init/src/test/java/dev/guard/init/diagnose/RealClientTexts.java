@@ -51,7 +51,7 @@ final class RealClientTexts {
     static List<String> lettuce(String host, int port) {
         RedisClient client = RedisClient.create("redis://" + host + ":" + port);
         try (StatefulRedisConnection<String, String> c = client.connect()) {
-            throw new AssertionError("lettuce connected to " + host + ":" + port + ", expected a failure");
+            throw new AssertionError("lettuce connected to " + host + ":" + port + " (" + c.isOpen() + "), expected a failure");
         } catch (RuntimeException e) {
             return chain(e);
         } finally {
@@ -82,7 +82,8 @@ final class RealClientTexts {
         f.setConnectionTimeout(3000);
         f.setAutomaticRecoveryEnabled(false);
         try (com.rabbitmq.client.Connection c = f.newConnection("guard-diagnose-capture")) {
-            throw new AssertionError("amqp-client connected to " + host + ":" + port + ", expected a failure");
+            throw new AssertionError("amqp-client connected to " + host + ":" + port + " (" + c.isOpen()
+                    + "), expected a failure");
         } catch (Exception e) {
             return chain(e);
         }
@@ -92,10 +93,20 @@ final class RealClientTexts {
     static List<String> jnats(String host, int port) {
         Options o = new Options.Builder().server("nats://" + host + ":" + port).maxReconnects(0)
                 .connectionTimeout(Duration.ofSeconds(2)).errorListener(new io.nats.client.ErrorListener() {}).build();
-        try (io.nats.client.Connection c = Nats.connect(o)) {
+        io.nats.client.Connection c = null;
+        try {
+            c = Nats.connect(o);
             throw new AssertionError("jnats connected to " + host + ":" + port + ", expected a failure");
         } catch (Exception e) {
             return chain(e);
+        } finally {
+            if (c != null) {
+                try {
+                    c.close();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
         }
     }
 
