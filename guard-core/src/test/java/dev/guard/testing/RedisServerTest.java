@@ -81,4 +81,19 @@ class RedisServerTest {
                     Duration.between(redis.loadingObservedAt(), again).toMillis());
         }
     }
+
+    @Test
+    void stopDuringLoadingEndsTheServerAndRestartLoadsAgain() {
+        try (RedisServer redis = RedisServer.builder().preloadKeys(40_000).build().startLoading()) {
+            long start = System.nanoTime();
+            redis.stop();
+            System.out.printf("Redis stop() during LOADING took %d ms%n", (System.nanoTime() - start) / 1_000_000);
+            assertFalse(redis.isRunning());
+            assertFalse(redis.isLoading(), "a stopped server answers nothing");
+            redis.restart();
+            assertTrue(redis.isLoading(), "restart in loading mode shows LOADING again");
+            redis.kill();
+            assertFalse(redis.isRunning());
+        }
+    }
 }
