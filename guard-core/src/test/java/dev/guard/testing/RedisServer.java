@@ -158,6 +158,19 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Sends PING now (with AUTH when a password is set) and returns the raw reply line:
+     * {@code +PONG}, {@code -LOADING Redis is loading the dataset in memory}, ...; or
+     * {@code "no connection: <cause>"} when nothing answers.
+     */
+    public String ping() {
+        try {
+            return Resp.call(HOST, port, password, 2000, "PING");
+        } catch (IOException e) {
+            return "no connection: " + e;
+        }
+    }
+
     /** When {@link #startLoading()} (or a loading-mode restart) first saw {@code -LOADING}; null before. */
     public synchronized Instant loadingObservedAt() {
         return loadingObservedAt;
