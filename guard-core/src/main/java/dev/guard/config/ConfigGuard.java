@@ -704,9 +704,9 @@ public final class ConfigGuard {
                 add(new Violation(setting, Violation.CONFLICT, Severity.WARNING,
                         names.stream().map(n -> "env " + n).collect(Collectors.joining(", ")),
                         names.stream().map(n -> n + "=" + mask(env.get(n), Redaction.isSecretName(n))).collect(Collectors.joining(", ")),
-                        String.join(" and ", names) + " are both set but point at different hosts (" + pointing
+                        and(names) + " are both set but point at different hosts (" + pointing
                                 + "): the backend and this worker may be talking to different servers",
-                        "use one name for this endpoint on both sides, or point " + String.join(" and ", names) + " at the same server"));
+                        "use one name for this endpoint on both sides, or point " + and(names) + " at the same server"));
             }
         }
     }
@@ -718,6 +718,14 @@ public final class ConfigGuard {
             return null;
         }
         return secret ? Redaction.MASK : Redaction.maskText(value);
+    }
+
+    /** "A and B", "A, B and C". */
+    private static String and(List<String> names) {
+        if (names.size() < 2) {
+            return String.join("", names);
+        }
+        return String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1);
     }
 
     private static String location(ConfigOrigin o) {

@@ -53,7 +53,7 @@ final class NoSecretOnConsole implements BeforeAllCallback, AfterAllCallback {
         appender.start();
         config.addAppender(appender);
         previous = config.getLoggers().get(LOGGER);
-        LoggerConfig capture = new LoggerConfig(LOGGER, Level.INFO, true);
+        LoggerConfig capture = new LoggerConfig(LOGGER, Level.INFO, false);
         capture.addAppender(appender, Level.INFO, null);
         config.addLogger(LOGGER, capture);
         ctx.updateLoggers();
