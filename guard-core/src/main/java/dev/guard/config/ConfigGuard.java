@@ -796,8 +796,11 @@ public final class ConfigGuard {
         return v == null ? "" : " (e.g. " + v + ")";
     }
 
+    /** An example value for a message; never for a secret, and URL-shaped only for endpoint settings. */
     private static String exampleValue(String name, SettingType type, String fallback) {
-        String n = name.toUpperCase(Locale.ROOT);
+        if (Redaction.isSecretName(name)) {
+            return null;
+        }
         switch (type) {
             case PORT:
                 return "6379";
@@ -805,14 +808,20 @@ public final class ConfigGuard {
                 return "4";
             case DURATION:
                 return "30s";
-            default:
+            case URL:
+            case HOST_LIST:
                 break;
+            default:
+                if (!name.toUpperCase(Locale.ROOT).matches(".*(URL|URI|ADDR|ADDRESS|ADDRESSES|SERVERS|BROKERS|HOST)S?$")) {
+                    return fallback;
+                }
         }
+        String n = name.toUpperCase(Locale.ROOT);
         if (n.contains("REDIS") || n.contains("CACHE")) {
             return "redis://redis:6379";
         }
         if (n.contains("KAFKA") || n.contains("BOOTSTRAP")) {
-            return "kafka-0.kafka:9092,kafka-1.kafka:9092";
+            return type == SettingType.URL ? "kafka://kafka-0.kafka:9092,kafka://kafka-1.kafka:9092" : "kafka-0.kafka:9092,kafka-1.kafka:9092";
         }
         if (n.contains("AMQP") || n.contains("RABBIT")) {
             return "amqp://rabbitmq:5672";

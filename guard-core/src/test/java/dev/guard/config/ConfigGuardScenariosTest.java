@@ -170,7 +170,7 @@ class ConfigGuardScenariosTest {
                 // ---- malformed ----
                 bad("unknown scheme", env("REDIS_URL", "mongodb://db:27017"), redisUrl(),
                         exact("REDIS_URL", "MALFORMED", E, "REDIS_URL is not a valid URL: unknown scheme 'mongodb' in 'mongodb://db:27017' "
-                                + "(guard knows redis, rediss, amqp, amqps, nats, tls, kafka, tcp, http, https) "
+                                + "(guard knows redis, rediss, amqp, amqps, nats, tls, kafka, tcp, http, https, plaintext, ssl, sasl_plaintext, sasl_ssl) "
                                 + "(origin: env REDIS_URL; found: mongodb://db:27017). Action: fix REDIS_URL (e.g. redis://redis:6379)")),
                 bad("port out of range", env("REDIS_URL", "redis://redis:70000"), redisUrl(),
                         has("REDIS_URL", "MALFORMED", E, "port 70000 in 'redis://redis:70000' is out of range 1-65535")),

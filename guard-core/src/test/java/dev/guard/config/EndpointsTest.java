@@ -43,6 +43,8 @@ class EndpointsTest {
         "[::1]:6379                                  | - [::1]:6379",
         "2001:db8::1                                 | - [2001:db8::1]",
         "kafka_broker_1:9092                         | - kafka_broker_1:9092",
+        "PLAINTEXT://b1:9092,SASL_SSL://b2           | plaintext b1:9092 sasl_ssl b2:9093",
+        "worker:s3cr3t-test-pw@rabbit:5672,rabbit2   | - rabbit:5672 - rabbit2",
     })
     void parsesGoodEndpoints(String value, String expected) {
         List<HostPort> parsed = Endpoints.parse(value);
@@ -55,7 +57,7 @@ class EndpointsTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-        "mongodb://db:27017              | unknown scheme 'mongodb' in 'mongodb://db:27017' (guard knows redis, rediss, amqp, amqps, nats, tls, kafka, tcp, http, https)",
+        "mongodb://db:27017              | unknown scheme 'mongodb' in 'mongodb://db:27017' (guard knows redis, rediss, amqp, amqps, nats, tls, kafka, tcp, http, https, plaintext, ssl, sasl_plaintext, sasl_ssl)",
         "redis://redis:0                 | port 0 in 'redis://redis:0' is out of range 1-65535",
         "redis://redis:65536             | port 65536 in 'redis://redis:65536' is out of range 1-65535",
         "b1:99999999999                  | port 99999999999 in 'b1:99999999999' is out of range 1-65535",
@@ -71,6 +73,8 @@ class EndpointsTest {
         "redis://2001:db8::1:6379        | 'redis://2001:db8::1:6379' has more than one ':'; write IPv6 as [2001:db8::1]:6379",
         "redis://re$dis:6379             | 're$dis' in 'redis://re$dis:6379' is not a valid host name",
         "1http://x                       | '1http://x' does not start with a valid URL scheme",
+        "worker:s3cr3t-test-pw@rabbit:99999 | port 99999 in 'worker:****@rabbit:99999' is out of range 1-65535",
+        "worker:s3cr3t-test-pw@rabbit/vh | 'worker:****@rabbit/vh' is neither a URL (scheme://host:port) nor host:port",
     })
     void rejectsMalformedWithAClearMessage(String value, String message) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Endpoints.parse(value));
@@ -82,6 +86,8 @@ class EndpointsTest {
     void rejectsEmptyAndWhitespace() {
         assertEquals("no endpoint: the value is empty",
                 assertThrows(IllegalArgumentException.class, () -> Endpoints.parse("  ")).getMessage());
+        assertEquals("'u:****@re dis' contains whitespace",
+                assertThrows(IllegalArgumentException.class, () -> Endpoints.parse("u:s3cr3t-test-pw@re dis")).getMessage());
         assertEquals("'redis://re dis' contains whitespace",
                 assertThrows(IllegalArgumentException.class, () -> Endpoints.parse("redis://re dis")).getMessage());
     }
