@@ -384,7 +384,7 @@ public final class ConfigGuard {
         private Violation configBroken(ConfigException e) {
             String origin = e.origin() == null ? "config" : location(e.origin());
             return new Violation("config", Violation.MALFORMED, Severity.ERROR, origin, "a config that does not load",
-                    "the config does not load: " + Redaction.maskText(e.getMessage()),
+                    "the config does not load: " + withoutQuotedText(e.getMessage()),
                     "fix the config file at " + origin + "; no config path can be checked until it loads");
         }
 
@@ -641,11 +641,11 @@ public final class ConfigGuard {
                 return;
             }
             if (endpoints != null) {
-                checkLoopback(name, setName, endpoints, origin, found, secret);
+                checkLoopback(name, setName, type, endpoints, origin, found, secret);
             }
         }
 
-        private void checkLoopback(String name, String setName, List<HostPort> endpoints, String origin, String found, boolean secret) {
+        private void checkLoopback(String name, String setName, SettingType type, List<HostPort> endpoints, String origin, String found, boolean secret) {
             List<String> loop = endpoints.stream().filter(hp -> Endpoints.isLoopback(hp.host(), lookupTimeout))
                     .map(HostPort::toString).distinct().toList();
             if (loop.isEmpty() || (allowLoopback && !container)) {
@@ -659,7 +659,7 @@ public final class ConfigGuard {
                         name + " points at " + what + ", but this runs in a container: there localhost is the pod/container itself,"
                                 + " not the " + service + ", so every connection will fail",
                         "set " + setName + " to the service's DNS name or IP (the Kubernetes Service or Compose service name, e.g. "
-                                + exampleValue(setName, SettingType.URL, "redis://redis:6379") + ")"
+                                + exampleValue(setName, type == SettingType.HOST_LIST ? type : SettingType.URL, "scheme://service-name:port") + ")"
                                 + (allowLoopback ? "; allowLoopback(true) is on, but it cannot make localhost reach another container" : "")));
             } else {
                 add(new Violation(name, Violation.LOOPBACK, Severity.ERROR, origin, found,
@@ -718,6 +718,17 @@ public final class ConfigGuard {
             return null;
         }
         return secret ? Redaction.MASK : Redaction.maskText(value);
+    }
+
+    /**
+     * A typesafe-config error message without the file text it quotes: a parse error can quote
+     * the token it choked on, which may be an unterminated secret.
+     */
+    private static String withoutQuotedText(String message) {
+        if (message == null) {
+            return "(no detail)";
+        }
+        return Redaction.maskText(message.replaceAll("'[^'\\n]*'?", "'…'").replaceAll("\"[^\"\\n]*\"?", "\"…\""));
     }
 
     /** "A and B", "A, B and C". */

@@ -145,6 +145,33 @@ class ConfigSecretsTest {
         }
     }
 
+    /** The default loading path (ConfigFactory.load() semantics) with a config.file that does not parse. */
+    @Test
+    void aConfigFileThatDoesNotParseIsAViolationWithoutQuotingIt(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path file = dir.resolve("worker.conf");
+        java.nio.file.Files.writeString(file, "redis.url = ${?REDIS_URL}\nredis.password = \"" + PW + "\n");
+        System.setProperty("config.file", file.toString());
+        ConfigFactory.invalidateCaches();
+        try {
+            ConfigReport report = ConfigGuard.builder().environment(Map.of("REDIS_URL", "redis://redis:6379")).inContainer(false)
+                    .requirePath("redis.url", SettingType.URL).build().check();
+            assertFalse(report.ok());
+            Violation v = report.violations().get(0);
+            assertEquals("config MALFORMED", v.setting() + " " + v.rule(), report.render());
+            assertEquals(file + ":2", v.origin());
+            assertTrue(v.message().startsWith("the config does not load: " + file + ": 2: "), v.message());
+            assertTrue(v.action().startsWith("fix the config file at " + file + ":2"), v.action());
+            assertEquals(new Setting("redis.url", "config (did not load)", null, SettingType.URL, Setting.Source.UNSET),
+                    report.settings().get(0));
+            assertFalse(report.render().contains(PW), report.render());
+            assertFalse(report.toJson().contains(PW));
+        } finally {
+            System.clearProperty("config.file");
+            ConfigFactory.invalidateCaches();
+        }
+    }
+
     @Test
     void verifyReturnsTheReportWhenThereAreOnlyWarnings() {
         ConfigReport report = ConfigGuard.builder()
