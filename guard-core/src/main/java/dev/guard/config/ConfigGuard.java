@@ -646,7 +646,8 @@ public final class ConfigGuard {
         }
 
         private void checkLoopback(String name, String setName, SettingType type, List<HostPort> endpoints, String origin, String found, boolean secret) {
-            List<String> loop = endpoints.stream().filter(hp -> Endpoints.isLoopback(hp.host(), lookupTimeout))
+            Set<String> loopHosts = Endpoints.loopbackHosts(endpoints.stream().map(HostPort::host).toList(), lookupTimeout);
+            List<String> loop = endpoints.stream().filter(hp -> loopHosts.contains(hp.host()))
                     .map(HostPort::toString).distinct().toList();
             if (loop.isEmpty() || (allowLoopback && !container)) {
                 return;
