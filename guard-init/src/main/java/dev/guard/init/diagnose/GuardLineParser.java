@@ -9,7 +9,9 @@ import java.util.regex.Pattern;
  * guard's own lines, which name target, state and attempt so this is trivial:
  * <ul>
  *   <li>readiness: {@code redis redis:6379 loading (dataset 40%), attempt 7, 3.1s of 60s}</li>
- *   <li>config guard: {@code config guard: CACHE_URL ... violates <rule> ...}</li>
+ *   <li>config guard ({@code dev.guard.config.ConfigGuard}): the boot log line {@code config ERROR LOOPBACK:
+ *       CACHE_URL points at ...}, the report / exception line {@code ERROR NAME_DRIFT: CACHE_URL is not set ...},
+ *       and free-form {@code config guard: ... violates ...}</li>
  *   <li>ledger summary: {@code received=100 processed=91 rejected=9 failed=0 handed_back=0 missing=0}</li>
  * </ul>
  */
@@ -20,6 +22,9 @@ final class GuardLineParser implements LineParser {
                     + "\\s*([\\d.]+)s of ([\\d.]+)s");
     private static final Pattern CONFIG_GUARD = Pattern.compile(
             "(?i)\\bconfig(?:[ -]guard)?\\b.*?\\b(violat\\w*|rule)\\b");
+    /** ConfigGuard's Violation: "[config ]SEVERITY RULE: SETTING problem ...". */
+    private static final Pattern VIOLATION = Pattern.compile(
+            "\\b(ERROR|WARNING) (MISSING|BLANK|PLACEHOLDER|DEFAULTED|LOOPBACK|MALFORMED|NAME_DRIFT|CONFLICT): (\\S+)");
     private static final Pattern SETTING = Pattern.compile("\\b([A-Z][A-Z0-9_]{2,})\\b");
     private static final Pattern LEDGER = Pattern.compile("\\breceived=(\\d+)\\s+processed=(\\d+)");
 
@@ -40,6 +45,11 @@ final class GuardLineParser implements LineParser {
             };
             out.add(Signal.at(type, line, m.group(2), Integer.parseInt(m.group(3)), "guard")
                     .withDetail("attempt " + m.group(6) + ", " + m.group(7) + "s of " + m.group(8) + "s"));
+            return out;
+        }
+        Matcher v = VIOLATION.matcher(t);
+        if (v.find() && (v.group(1).equals("ERROR") || v.group(2).equals("LOOPBACK"))) {
+            out.add(Signal.of(Signal.Type.CONFIG_VIOLATION, line, "guard").withDetail(v.group(3) + " (" + v.group(2) + ")"));
             return out;
         }
         if (t.toLowerCase(java.util.Locale.ROOT).contains("config guard") && CONFIG_GUARD.matcher(t).find()) {

@@ -80,6 +80,20 @@ class RulesTest {
     }
 
     @Test
+    void theRealConfigGuardsReportIsReadAsDrift() {
+        dev.guard.config.ConfigReport report = dev.guard.config.ConfigGuard.builder()
+                .requireEnv("REDIS_URL", dev.guard.config.SettingType.URL)
+                .environment(Map.of("REDIS_URL", "redis://:hunter2@localhost:6379/0"))
+                .inContainer(true).build().check();
+        String rendered = report.render();
+        assertTrue(rendered.contains("LOOPBACK"), rendered);
+        Diagnosis d = diagnose(files("worker.log", rendered), "redis:6379");
+        assertEquals(List.of("env-drift"), d.causes(), DiagnosisReport.human(d));
+        assertTrue(d.groups().get(0).reasons().get(0).contains("REDIS_URL (LOOPBACK)"), d.groups().toString());
+        assertTrue(!DiagnosisReport.human(d).contains("hunter2"));
+    }
+
+    @Test
     void aWorkerKilledByTheKernelIsNamedEvenWhenItsJobsBalance() {
         String describe = "Name:         worker-7c9d8f5b6-x2k4m\nNamespace:    jobs\nContainers:\n  worker:\n"
                 + "    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n";
