@@ -16,10 +16,14 @@ import java.util.regex.Pattern;
  * </ul>
  */
 final class GuardLineParser implements LineParser {
+    /**
+     * ReadinessGate's log line {@code redis redis:6379 loading (dataset 40% loaded), attempt 7, 3.1s of 60s}
+     * and ReadinessReport's {@code   FAIL redis redis:6379: loading (...), attempt 7, 3.1s}.
+     */
     static final Pattern READINESS = Pattern.compile(
-            "\\b(redis|amqp|rabbitmq|nats|kafka|tcp|http)\\s+(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9_.\\-]+):(\\d+)\\s+"
-                    + "(ready|loading|refused|dns|timeout|auth|tls|protocol)\\b(?:\\s*\\(([^)]*)\\))?,\\s*attempt (\\d+),"
-                    + "\\s*([\\d.]+)s of ([\\d.]+)s");
+            "\\b(redis|amqp|rabbitmq|nats|kafka|tcp|http)\\s+(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9_.\\-]+):(\\d+):?\\s+"
+                    + "(ready|loading|refused|dns|timeout|auth|tls|protocol|missing|config)\\b(?:\\s*\\(([^)]*)\\))?,\\s*attempt (\\d+),"
+                    + "\\s*([\\d.]+)s(?: of ([\\d.]+)s)?");
     private static final Pattern CONFIG_GUARD = Pattern.compile(
             "(?i)\\bconfig(?:[ -]guard)?\\b.*?\\b(violat\\w*|rule)\\b");
     /** ConfigGuard's Violation: "[config ]SEVERITY RULE: SETTING problem ...". */
@@ -41,10 +45,12 @@ final class GuardLineParser implements LineParser {
                 case "dns" -> Signal.Type.DNS;
                 case "timeout" -> Signal.Type.TIMEOUT;
                 case "auth" -> Signal.Type.AUTH;
+                case "config" -> Signal.Type.CONFIG_VIOLATION;
                 default -> Signal.Type.UNAVAILABLE;
             };
-            out.add(Signal.at(type, line, m.group(2), Integer.parseInt(m.group(3)), "guard")
-                    .withDetail("attempt " + m.group(6) + ", " + m.group(7) + "s of " + m.group(8) + "s"));
+            String detail = type == Signal.Type.CONFIG_VIOLATION ? m.group(1) + " target " + m.group(2)
+                    : "attempt " + m.group(6) + ", " + m.group(7) + "s" + (m.group(8) == null ? "" : " of " + m.group(8) + "s");
+            out.add(Signal.at(type, line, m.group(2), Integer.parseInt(m.group(3)), "guard").withDetail(detail));
             return out;
         }
         Matcher v = VIOLATION.matcher(t);

@@ -94,6 +94,22 @@ class RulesTest {
     }
 
     @Test
+    void guardsReadinessLinesAndReportNameTargetStateAndAttempt() {
+        String gate = "redis redis:6379 loading (dataset 40% loaded), attempt 7, 3.1s of 60s\n"
+                + "redis redis:6379 ready, attempt 8, 3s of 60s\n"
+                + "received=10 processed=10 rejected=0 failed=0 handed_back=0 missing=0\n";
+        Diagnosis d = diagnose(files("worker.log", gate), "redis:6379");
+        assertEquals(List.of("startup-race"), d.causes());
+        assertEquals(10, d.jobs().received());
+        String report = "readiness: NOT READY: 1 of 1 target(s) not ready\n"
+                + "  FAIL redis localhost:6379: refused, attempt 30, 60s\n"
+                + "       found: java.net.ConnectException: Connection refused\n";
+        Diagnosis r = diagnose(files("worker.log", report), "redis:6379");
+        assertEquals(List.of("env-drift"), r.causes());
+        assertEquals("localhost:6379", r.hosts().get(0).target());
+    }
+
+    @Test
     void aWorkerKilledByTheKernelIsNamedEvenWhenItsJobsBalance() {
         String describe = "Name:         worker-7c9d8f5b6-x2k4m\nNamespace:    jobs\nContainers:\n  worker:\n"
                 + "    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n";
