@@ -14,13 +14,13 @@ final class ApplicationLineParser implements LineParser {
     private static final Pattern JOB_RECEIVED = Pattern.compile(".*job [^ ]+ received");
     private static final Pattern JOB_PROCESSED = Pattern.compile(".*job [^ ]+ processed");
     private static final Pattern URL = Pattern.compile(
-            "\\b(redis|rediss|amqp|amqps|nats|tls|kafka)://(?:[^@\\s/]*@)?(\\[[0-9a-fA-F:]+\\]|[A-Za-z0-9_.\\-]+)(?::(\\d+))?");
+            "\\b(redis|rediss|amqp|amqps|nats|tls|kafka)://(?:[^@\\s/]*@)?(\\[[0-9a-fA-F:]+\\]|[A-Za-z0-9_.\\-]+)(?::(\\d{1,5}))?");
     private static final Pattern BOOTSTRAP_SERVERS = Pattern.compile(
-            "bootstrap[._]servers\\s*[=:]\\s*\\[?'?([A-Za-z0-9_.\\-]+):(\\d+)");
+            "bootstrap[._]servers\\s*[=:]\\s*\\[?'?([A-Za-z0-9_.\\-]+):(\\d{1,5})");
     /** spring-rabbit's CachingConnectionFactory: Attempting to connect to: [localhost:5672]. */
     private static final Pattern SPRING_RABBIT_CONNECTING = Pattern.compile(
-            "Attempting to connect to: \\[([A-Za-z0-9_.\\-]+):(\\d+)");
-    private static final Pattern PIKA_CONNECTING = Pattern.compile("connecting to \\('([^']+)', (\\d+)\\)");
+            "Attempting to connect to: \\[([A-Za-z0-9_.\\-]+):(\\d{1,5})");
+    private static final Pattern PIKA_CONNECTING = Pattern.compile("connecting to \\('([^']+)', (\\d{1,5})\\)");
     private static final Pattern PERMISSION = Pattern.compile(
             "Permission denied|EACCES|Read-only file system|PermissionError|AccessDeniedException");
     private static final Pattern PATH = Pattern.compile("'(/[^']+)'|: (/[^\\s:]+)|(/[\\w./\\-]+)");

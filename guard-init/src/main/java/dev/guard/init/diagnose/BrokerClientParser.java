@@ -17,13 +17,13 @@ import java.util.regex.Pattern;
  */
 final class BrokerClientParser implements LineParser {
     private static final Pattern KAFKA_NODE = Pattern.compile(
-            "Connection to node (-?\\d+) \\(([A-Za-z0-9_.\\-]*)/([0-9a-fA-F:.]+|<unresolved>):(\\d+)\\) could not be established");
+            "Connection to node (-?\\d+) \\(([A-Za-z0-9_.\\-]*)/([0-9a-fA-F:.]+|<unresolved>):(\\d{1,5})\\) could not be established");
     private static final Pattern KAFKA_PY_BOOTSTRAP = Pattern.compile(
-            "Unable to bootstrap from \\[?\\(?'?([A-Za-z0-9_.\\-]+|\\[[0-9a-fA-F:]+\\])'?(?:, |:)(\\d+)");
+            "Unable to bootstrap from \\[?\\(?'?([A-Za-z0-9_.\\-]+|\\[[0-9a-fA-F:]+\\])'?(?:, |:)(\\d{1,5})");
     private static final Pattern JNATS = Pattern.compile(
-            "Unable to connect to NATS servers?: \\[?(?:nats|tls|ws|wss)://(?:[^@\\s/\\]]*@)?([A-Za-z0-9_.\\-]+|\\[[0-9a-fA-F:]+\\]):(\\d+)");
+            "Unable to connect to NATS servers?: \\[?(?:nats|tls|ws|wss)://(?:[^@\\s/\\]]*@)?([A-Za-z0-9_.\\-]+|\\[[0-9a-fA-F:]+\\]):(\\d{1,5})");
     private static final Pattern PIKA_DEST = Pattern.compile(
-            "(?:TCP Connection attempt failed|Socket failed to connect|Connection workflow failed).*?\\('([^']+)', (\\d+)\\)");
+            "(?:TCP Connection attempt failed|Socket failed to connect|Connection workflow failed).*?\\('([^']+)', (\\d{1,5})\\)");
     private static final Pattern UNKNOWN_HOST = Pattern.compile(
             "UnknownHostException: (?:Failed to resolve '([^']+)'|([A-Za-z0-9_.\\-]+))");
 

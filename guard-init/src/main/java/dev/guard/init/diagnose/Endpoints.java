@@ -15,10 +15,10 @@ final class Endpoints {
         String h = hostPort.trim();
         int port = 0;
         int colon = h.lastIndexOf(':');
-        if (colon > 0 && h.indexOf(':') == colon && h.substring(colon + 1).matches("\\d+")) {
+        if (colon > 0 && h.indexOf(':') == colon && h.substring(colon + 1).matches("\\d{1,5}")) {
             port = Integer.parseInt(h.substring(colon + 1));
             h = h.substring(0, colon);
-        } else if (h.startsWith("[") && h.contains("]:")) {
+        } else if (h.startsWith("[") && h.contains("]:") && h.substring(h.indexOf("]:") + 2).matches("\\d{1,5}")) {
             port = Integer.parseInt(h.substring(h.indexOf("]:") + 2));
             h = h.substring(0, h.indexOf("]:") + 1);
         }

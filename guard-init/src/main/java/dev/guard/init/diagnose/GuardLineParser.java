@@ -21,7 +21,7 @@ final class GuardLineParser implements LineParser {
      * and ReadinessReport's {@code   FAIL redis redis:6379: loading (...), attempt 7, 3.1s}.
      */
     static final Pattern READINESS = Pattern.compile(
-            "\\b(redis|amqp|rabbitmq|nats|kafka|tcp|http)\\s+(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9_.\\-]+):(\\d+):?\\s+"
+            "\\b(redis|amqp|rabbitmq|nats|kafka|tcp|http)\\s+(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9_.\\-]+):(\\d{1,5}):?\\s+"
                     + "(ready|loading|refused|dns|timeout|auth|tls|protocol|missing|config)\\b(?:\\s*\\(([^)]*)\\))?,\\s*attempt (\\d+),"
                     + "\\s*([\\d.]+)s(?: of ([\\d.]+)s)?");
     private static final Pattern CONFIG_GUARD = Pattern.compile(
@@ -30,7 +30,7 @@ final class GuardLineParser implements LineParser {
     private static final Pattern VIOLATION = Pattern.compile(
             "\\b(ERROR|WARNING) (MISSING|BLANK|PLACEHOLDER|DEFAULTED|LOOPBACK|MALFORMED|NAME_DRIFT|CONFLICT): (\\S+)");
     private static final Pattern SETTING = Pattern.compile("\\b([A-Z][A-Z0-9_]{2,})\\b");
-    private static final Pattern LEDGER = Pattern.compile("\\breceived=(\\d+)\\s+processed=(\\d+)");
+    private static final Pattern LEDGER = Pattern.compile("\\breceived=(\\d{1,9})\\s+processed=(\\d{1,9})");
 
     @Override
     public List<Signal> parse(LogLine line) {
@@ -72,7 +72,7 @@ final class GuardLineParser implements LineParser {
 
     /** The value of {@code name=N} in a ledger line, 0 when absent. */
     static int ledgerValue(String ledger, String name) {
-        Matcher m = Pattern.compile("\\b" + name + "=(\\d+)").matcher(ledger);
+        Matcher m = Pattern.compile("\\b" + name + "=(\\d{1,9})").matcher(ledger);
         return m.find() ? Integer.parseInt(m.group(1)) : 0;
     }
 }

@@ -14,9 +14,9 @@ import java.util.regex.Pattern;
  */
 final class PlatformParser implements LineParser {
     private static final Pattern GET_POD_ROW = Pattern.compile(
-            "^(\\S+)\\s+(\\d+/\\d+)\\s+(\\S+)\\s+(\\d+)(?:\\s+\\([^)]*\\))?\\s+\\S+.*$");
+            "^(\\S+)\\s+(\\d+/\\d+)\\s+(\\S+)\\s+(\\d{1,9})(?:\\s+\\([^)]*\\))?\\s+\\S+.*$");
     private static final Pattern EXIT_137 = Pattern.compile("Exit Code:\\s+137\\b|Exited \\(137\\)|exit code 137|exitCode: 137");
-    private static final Pattern RESTART_COUNT = Pattern.compile("Restart Count:\\s+(\\d+)");
+    private static final Pattern RESTART_COUNT = Pattern.compile("Restart Count:\\s+(\\d{1,9})");
     private static final Pattern STATE = Pattern.compile("^\\s*State:\\s+(\\w+)");
     private static final Pattern REASON_OOM = Pattern.compile("\\s*Reason:\\s+OOMKilled.*");
     private static final Pattern REASON_CRASH_LOOP = Pattern.compile("\\s*Reason:\\s+CrashLoopBackOff.*");

@@ -19,22 +19,22 @@ final class RedisClientParser implements LineParser {
 
     /** redis-py: Error 111 connecting to redis:6379. Connection refused. */
     private static final Pattern REDIS_PY = Pattern.compile(
-            "Error (-?\\d+) connecting to " + HOST + ":(\\d+)\\.?\\s*([^\\r\\n]*)");
+            "Error (-?\\d+) connecting to " + HOST + ":(\\d{1,5})\\.?\\s*([^\\r\\n]*)");
     /** redis-py without an errno (older releases, some wrappers): Error connecting to redis:6379. */
     private static final Pattern REDIS_PY_PLAIN = Pattern.compile(
-            "Error connecting to " + HOST + ":(\\d+)");
+            "Error connecting to " + HOST + ":(\\d{1,5})");
     /** asyncio / redis.asyncio: Connect call failed ('172.18.0.2', 6379). */
     private static final Pattern CONNECT_CALL_FAILED = Pattern.compile(
-            "Connect call failed \\('([^']+)', (\\d+)");
+            "Connect call failed \\('([^']+)', (\\d{1,5})");
     /** lettuce: Unable to connect to localhost/<unresolved>:6379, or host:port. */
     private static final Pattern LETTUCE = Pattern.compile(
-            "Unable to connect to " + HOST + "(?:/(?:<unresolved>|[0-9a-fA-F:.]*))?:(\\d+)");
+            "Unable to connect to " + HOST + "(?:/(?:<unresolved>|[0-9a-fA-F:.]*))?:(\\d{1,5})");
     /** netty under lettuce (and other netty clients): Connection refused: localhost/127.0.0.1:6379. */
     private static final Pattern NETTY_REFUSED = Pattern.compile(
-            "Connection refused: ([A-Za-z0-9_.\\-]*)/([0-9a-fA-F:.]+):(\\d+)");
+            "Connection refused: ([A-Za-z0-9_.\\-]*)/([0-9a-fA-F:.]+):(\\d{1,5})");
     /** netty: connection timed out: redis/10.0.0.5:6379 (ConnectTimeoutException). */
     private static final Pattern NETTY_TIMEOUT = Pattern.compile(
-            "(?i)connection timed out(?: after \\d+ ?ms)?: ([A-Za-z0-9_.\\-]*)/([0-9a-fA-F:.]+):(\\d+)");
+            "(?i)connection timed out(?: after \\d+ ?ms)?: ([A-Za-z0-9_.\\-]*)/([0-9a-fA-F:.]+):(\\d{1,5})");
 
     @Override
     public List<Signal> parse(LogLine line) {

@@ -110,6 +110,29 @@ class RulesTest {
     }
 
     @Test
+    void anyTextFileIsReadWithoutFailing() throws java.io.IOException {
+        // robustness: the module's own sources and fixtures as "logs" (huge numbers, odd lines, CRLF)
+        List<java.nio.file.Path> all;
+        try (var s = java.nio.file.Files.walk(java.nio.file.Path.of("src"))) {
+            all = s.filter(java.nio.file.Files::isRegularFile).sorted().toList();
+        }
+        Map<String, String> texts = new LinkedHashMap<>();
+        texts.put("numbers.log", "Error 111 connecting to redis:99999999999. Connection refused.\n"
+                + "received=99999999999999 processed=1\nworker-0 1/1 Running 99999999999 1m\n");
+        Diagnosis one = Diagnoser.builder().endpoint("redis:99999999999").build().diagnoseTexts(texts);
+        assertTrue(one.causeLine().startsWith("cause: "), one.causeLine());
+        assertTrue(all.size() > 50, "expected the module's files, found " + all.size());
+        Diagnosis d;
+        try {
+            d = Diagnoser.builder().build().diagnose(all);
+        } catch (DiagnoseInputException e) {
+            throw new AssertionError(e);
+        }
+        assertTrue(d.causeLine().startsWith("cause: "), d.causeLine());
+        assertTrue(DiagnosisReport.json(d).contains("\"causes\""));
+    }
+
+    @Test
     void aWorkerKilledByTheKernelIsNamedEvenWhenItsJobsBalance() {
         String describe = "Name:         worker-7c9d8f5b6-x2k4m\nNamespace:    jobs\nContainers:\n  worker:\n"
                 + "    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n";
