@@ -34,6 +34,16 @@ class RulesTest {
     }
 
     @Test
+    void whenTheWorkerExitsAfterOneErrorThePodStatusDecides() {
+        String log = "2026-11-30T02:00:01.000Z Error 111 connecting to redis:6379. Connection refused.\n";
+        String header = "NAME                     READY   STATUS             RESTARTS      AGE\n";
+        String running = header + "worker-7c9d8f5b6-x2k4m   1/1     Running            2 (14m ago)   16m\n";
+        String crashing = header + "worker-7c9d8f5b6-x2k4m   0/1     CrashLoopBackOff   9 (2m ago)    16m\n";
+        assertEquals(List.of("startup-race"), diagnose(files("worker.log", log, "worker-pod.txt", running), "redis:6379").causes());
+        assertEquals(List.of("dependency-down"), diagnose(files("worker.log", log, "worker-pod.txt", crashing), "redis:6379").causes());
+    }
+
+    @Test
     void anErrorNamingNoHostTakesTheNearestUrlLoggedBeforeIt() {
         String log = "connecting to redis://redis:6379/0\n"
                 + "job 1 received\njob 1 processed\n"
