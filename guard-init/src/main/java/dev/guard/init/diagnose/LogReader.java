@@ -86,7 +86,6 @@ final class LogReader {
         boolean kubectl = nonBlank > 0 && kubectlLike * 10 >= nonBlank * 6;
         boolean previous = isPrevious(name);
         Map<String, List<LogLine>> byService = new LinkedHashMap<>();
-        String describedPod = null;
         for (int i = 0; i < n; i++) {
             String l = stripCr(raw[i]);
             String service = null;
@@ -113,10 +112,6 @@ final class LogReader {
             }
             if (time == null) {
                 time = appTime(l);
-            }
-            Matcher dn = DESCRIBE_NAME.matcher(l);
-            if (dn.find()) {
-                describedPod = dn.group(1);
             }
             byService.computeIfAbsent(service == null ? "" : service, k -> new ArrayList<>())
                     .add(new LogLine(name, i + 1, service, time, l));

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -678,11 +677,5 @@ final class Rules {
         n = n.replaceAll("-[a-z0-9]{8,10}-[a-z0-9]{5}$", "");
         n = n.replaceAll("[-_]\\d+$", "");
         return n.isEmpty() ? raw : n;
-    }
-
-    static Set<String> names(List<GroupFinding> gs) {
-        Set<String> s = new LinkedHashSet<>();
-        gs.forEach(g -> s.add(g.group()));
-        return s;
     }
 }
