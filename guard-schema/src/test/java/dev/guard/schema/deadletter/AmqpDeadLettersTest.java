@@ -12,6 +12,7 @@ import com.rabbitmq.client.GetResponse;
 import dev.guard.schema.boundary.Outcome;
 import dev.guard.schema.boundary.SourceInfo;
 import dev.guard.schema.deadletter.amqp.AmqpDeadLetters;
+import dev.guard.testing.MachineServices;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -30,13 +31,8 @@ class AmqpDeadLettersTest extends SkewContract {
     @BeforeEach
     void connect() throws Exception {
         ConnectionFactory f = new ConnectionFactory();
-        f.setUri("amqp://guest:guest@127.0.0.1:5672");
-        try {
-            connection = f.newConnection("guard-schema-test");
-        } catch (Exception e) {
-            throw new AssertionError("RabbitMQ must answer on amqp://guest:****@127.0.0.1:5672 for this test "
-                    + "(start it: rabbitmq-server -detached, or .ci/run): " + e, e);
-        }
+        f.setUri(MachineServices.amqpUri());
+        connection = f.newConnection("guard-schema-test");
         admin = connection.createChannel();
         admin.queueDeclare(unique, false, false, false, null);
     }

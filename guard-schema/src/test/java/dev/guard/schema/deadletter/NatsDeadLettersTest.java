@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.guard.schema.boundary.Outcome;
 import dev.guard.schema.boundary.SourceInfo;
 import dev.guard.schema.deadletter.nats.NatsDeadLetters;
+import dev.guard.testing.MachineServices;
 import io.nats.client.Connection;
 import io.nats.client.JetStreamManagement;
 import io.nats.client.Message;
@@ -39,11 +40,7 @@ class NatsDeadLettersTest extends SkewContract {
 
     @BeforeEach
     void connect() throws Exception {
-        try {
-            nats = Nats.connect("nats://127.0.0.1:4222");
-        } catch (Exception e) {
-            throw new AssertionError("NATS must answer on nats://127.0.0.1:4222 for this test (start it: nats-server -js, or .ci/run): " + e, e);
-        }
+        nats = Nats.connect(MachineServices.natsUrl());
         sub = nats.subscribe(unique + ".dead");
         nats.flush(Duration.ofSeconds(5));
     }

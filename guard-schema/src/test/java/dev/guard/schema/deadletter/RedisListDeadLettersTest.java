@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.guard.schema.boundary.Outcome;
 import dev.guard.schema.boundary.SourceInfo;
 import dev.guard.schema.deadletter.redis.RedisListDeadLetters;
+import dev.guard.testing.MachineServices;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Instant;
@@ -20,10 +21,10 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The Redis list sink against the machine's Redis on 127.0.0.1:6379 (a unique key per test). */
+/** The Redis list sink against the machine's Redis ({@link MachineServices#redisUri()}, a unique key per test). */
 class RedisListDeadLettersTest extends SkewContract {
 
-    static final String REDIS = "redis://127.0.0.1:6379";
+    static final String REDIS = MachineServices.redisUri();
     static final ObjectMapper MAPPER = new ObjectMapper();
 
     RedisListDeadLetters sink;
@@ -44,11 +45,7 @@ class RedisListDeadLettersTest extends SkewContract {
     StatefulRedisConnection<String, String> reader() {
         if (reader == null) {
             client = RedisClient.create(REDIS);
-            try {
-                reader = client.connect();
-            } catch (RuntimeException e) {
-                throw new AssertionError("Redis must answer on 127.0.0.1:6379 for this test (start it: redis-server --daemonize yes, or .ci/run): " + e, e);
-            }
+            reader = client.connect();
         }
         return reader;
     }
