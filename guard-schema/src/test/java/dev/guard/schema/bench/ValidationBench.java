@@ -111,6 +111,9 @@ public class ValidationBench {
      * the CPU-time figures; anything else: JMH command-line options.
      */
     public static void main(String[] args) throws Exception {
+        if (args.length == 1 && args[0].trim().contains(" ")) {
+            args = args[0].trim().split("\\s+"); // -Dbench.args="-wi 5 -i 5" arrives as one argument
+        }
         boolean cpuOnly = args.length == 1 && "cpu".equals(args[0]);
         if (!cpuOnly) {
             runJmh(args);
