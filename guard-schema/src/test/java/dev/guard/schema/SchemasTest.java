@@ -154,6 +154,15 @@ class SchemasTest {
     }
 
     @Test
+    void regexThatOverflowsTheStackOnAHugeStringIsRejectedNotACrash() {
+        Schemas s = Schemas.builder().fromJson("t", "{\"properties\": {\"s\": {\"type\": \"string\", \"pattern\": \"^(a|b)*$\"}}}").build();
+        Malformed m = assertInstanceOf(Malformed.class, s.validate("t", "{\"s\": \"" + "ab".repeat(200_000) + "\"}"));
+        assertEquals(Malformed.Kind.VALIDATOR_FAILED, m.kind());
+        assertEquals("validator failed on this payload: StackOverflowError (a schema pattern recursing on a very long string?)", m.reason());
+        assertInstanceOf(Accepted.class, s.validate("t", "{\"s\": \"abab\"}"), "the same schema still works afterwards");
+    }
+
+    @Test
     void unknownJobTypeIsMalformedAndNamesTheRegisteredTypes() {
         Malformed m = assertInstanceOf(Malformed.class, SCHEMAS.validate("resize-imag", "{}"));
         assertEquals(Malformed.Kind.UNKNOWN_JOB_TYPE, m.kind());
