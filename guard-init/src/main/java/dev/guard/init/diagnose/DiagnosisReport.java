@@ -45,6 +45,7 @@ public final class DiagnosisReport {
                         .append(g.jobs().processed());
                 if (g.jobs().source().equals("ledger")) {
                     b.append(", rejected ").append(g.jobs().rejected()).append(", failed ").append(g.jobs().failed())
+                            .append(", handed back ").append(g.jobs().handedBack())
                             .append(", missing ").append(g.jobs().missing());
                 }
                 b.append(" (").append(g.jobs().source()).append(")\n");

@@ -477,7 +477,7 @@ final class Rules {
             List<Signal> processed = g.of(Signal.Type.JOB_PROCESSED);
             List<Signal> ledgers = g.of(Signal.Type.LEDGER);
             if (!received.isEmpty() || !processed.isEmpty()) {
-                a.jobs = new JobCounts(received.size(), processed.size(), 0, 0, 0, "per-job lines");
+                a.jobs = new JobCounts(received.size(), processed.size(), 0, 0, 0, 0, "per-job lines");
                 if (!received.isEmpty()) {
                     a.evidence(ev(received.get(0), "first 'job <id> received' of " + received.size()));
                 }
@@ -489,11 +489,11 @@ final class Rules {
                 String d = l.detail();
                 a.jobs = new JobCounts(GuardLineParser.ledgerValue(d, "received"), GuardLineParser.ledgerValue(d, "processed"),
                         GuardLineParser.ledgerValue(d, "rejected"), GuardLineParser.ledgerValue(d, "failed"),
-                        GuardLineParser.ledgerValue(d, "missing"), "ledger");
+                        GuardLineParser.ledgerValue(d, "handed_back"), GuardLineParser.ledgerValue(d, "missing"), "ledger");
                 a.evidence(ev(l, "ledger summary"));
             }
             boolean connectionCause = !byCategory.isEmpty();
-            int gap = a.jobs.received() - a.jobs.processed();
+            int gap = a.jobs.received() - a.jobs.processed() - a.jobs.handedBack();
             if (a.jobs.received() == 0 && a.jobs.processed() == 0 && !connectionCause && g.hasAppText
                     && a.causes.isEmpty()) {
                 a.add(Cause.NO_JOBS, "no connection errors and no job received");
@@ -514,8 +514,7 @@ final class Rules {
                     a.evidence(ev(e, "the backend enqueued" + when + ": check it used the queue/URL the worker reads"));
                 }
             } else if (gap > 0) {
-                int handedBack = 0;
-                int explained = a.jobs.failed() + handedBack;
+                int explained = a.jobs.failed();
                 long otherErrors = g.of(Signal.Type.OTHER_ERROR).size();
                 if (a.jobs.source().equals("ledger")) {
                     if (a.jobs.rejected() + a.jobs.missing() > 0 || gap > explained) {
@@ -524,6 +523,9 @@ final class Rules {
                     } else {
                         a.notes.add(g.name + ": received " + a.jobs.received() + " > processed " + a.jobs.processed()
                                 + ", accounted for by failed=" + a.jobs.failed() + ": read those errors");
+                        if (a.causes.isEmpty()) {
+                            a.add(Cause.UNKNOWN, "the ledger's failed jobs account for the gap: read their errors");
+                        }
                     }
                 } else if (!denied.isEmpty()) {
                     a.notes.add(g.name + ": received > processed; the permission errors may account for the gap");

@@ -143,6 +143,30 @@ class RulesTest {
     }
 
     @Test
+    void theLedgerOfTheRealBoundaryDecides() {
+        String drained = "received=10 processed=7 rejected=0 failed=0 handed_back=3 missing=0\n";
+        assertEquals(List.of("healthy"), diagnose(files("worker.log", drained)).causes());
+        String failed = "received=10 processed=7 rejected=0 failed=3 handed_back=0 missing=0\n";
+        assertEquals(List.of("unknown"), diagnose(files("worker.log", failed)).causes());
+        // the real boundary ledger's summary line: 7 processed, 2 rejected, 1 never given an outcome
+        dev.guard.schema.boundary.Ledger ledger = new dev.guard.schema.boundary.Ledger();
+        for (int i = 1; i <= 10; i++) {
+            ledger.received("j-" + i);
+            if (i <= 7) {
+                ledger.record("j-" + i, dev.guard.schema.boundary.Outcome.PROCESSED);
+            } else if (i <= 9) {
+                ledger.record("j-" + i, dev.guard.schema.boundary.Outcome.REJECTED);
+            }
+        }
+        String rejected = "INFO worker - ledger " + ledger.summaryLine() + "\n";
+        assertTrue(rejected.contains("received=10 processed=7 rejected=2"), rejected);
+        Diagnosis d = diagnose(files("worker.log", rejected));
+        assertEquals(List.of("schema-skew"), d.causes());
+        assertEquals(2, d.jobs().rejected());
+        assertEquals(1, d.jobs().missing());
+    }
+
+    @Test
     void aWorkerKilledByTheKernelIsNamedEvenWhenItsJobsBalance() {
         String describe = "Name:         worker-7c9d8f5b6-x2k4m\nNamespace:    jobs\nContainers:\n  worker:\n"
                 + "    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n";
