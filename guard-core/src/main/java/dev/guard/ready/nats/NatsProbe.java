@@ -91,8 +91,14 @@ public final class NatsProbe implements Probe {
                                 "JetStream stream '" + stream + "' does not exist yet", e, timer.elapsed());
                     }
                     if (e.getErrorCode() == 503) {
-                        return ProbeResult.of(this, ProbeState.MISSING, "JetStream is not enabled on this server", e,
-                                timer.elapsed());
+                        return ProbeResult.of(this, ProbeState.MISSING,
+                                "JetStream did not answer (is it enabled on this server?)", e, timer.elapsed());
+                    }
+                    throw e;
+                } catch (java.io.IOException e) {
+                    if (String.valueOf(e.getMessage()).contains("waiting for NATS JetStream")) {
+                        return ProbeResult.of(this, ProbeState.MISSING,
+                                "JetStream did not answer (is it enabled on this server?)", e, timer.elapsed());
                     }
                     throw e;
                 }

@@ -174,7 +174,9 @@ public final class RedisProbe implements Probe {
     private RedisClient client(Duration timeout) {
         synchronized (lock) {
             if (resources == null) {
-                resources = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(1).build();
+                // the JDK resolver: starts faster than netty's DNS client and reports UnknownHostException
+                resources = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(1)
+                        .addressResolverGroup(io.netty.resolver.DefaultAddressResolverGroup.INSTANCE).build();
             }
             if (client == null) {
                 client = RedisClient.create(resources);
