@@ -201,9 +201,9 @@ class RedisProbeTest {
     @Test
     void loadingDetailParsesInfoPersistence() {
         assertEquals("dataset 40% loaded, eta 3s",
-                RedisProbe.loadingDetail("# Persistence\r\nloading:1\r\nloading_loaded_perc:40.27\r\nloading_eta_seconds:3\r\n"));
-        assertEquals("dataset 0% loaded", RedisProbe.loadingDetail("loading:1\r\nloading_loaded_perc:0.00\r\n"));
-        assertEquals("dataset loading (progress unreadable)", RedisProbe.loadingDetail("loading:1\r\n"));
+                LettuceProbe.loadingDetail("# Persistence\r\nloading:1\r\nloading_loaded_perc:40.27\r\nloading_eta_seconds:3\r\n"));
+        assertEquals("dataset 0% loaded", LettuceProbe.loadingDetail("loading:1\r\nloading_loaded_perc:0.00\r\n"));
+        assertEquals("dataset loading (progress unreadable)", LettuceProbe.loadingDetail("loading:1\r\n"));
     }
 
     /** A plain lettuce connection to the machine's Redis for test setup. */
