@@ -167,9 +167,7 @@ final class LettuceProbe implements Probe {
     private RedisClient client(Duration timeout) {
         synchronized (lock) {
             if (resources == null) {
-                // the JDK resolver: starts faster than netty's DNS client and reports UnknownHostException
-                resources = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(1)
-                        .addressResolverGroup(io.netty.resolver.DefaultAddressResolverGroup.INSTANCE).build();
+                resources = acquireShared();
             }
             if (client == null) {
                 client = RedisClient.create(resources);
@@ -187,7 +185,7 @@ final class LettuceProbe implements Probe {
         }
     }
 
-    /** Shuts down the reused client and its resources at once; the next check recreates them. */
+    /** Shuts down this probe's client at once and releases the shared resources; the next check recreates them. */
     @Override
     public void close() {
         synchronized (lock) {
@@ -195,15 +193,54 @@ final class LettuceProbe implements Probe {
                 if (client != null) {
                     client.shutdown(0, 200, TimeUnit.MILLISECONDS);
                 }
-                if (resources != null) {
-                    resources.shutdown(0, 200, TimeUnit.MILLISECONDS);
-                }
             } catch (RuntimeException e) {
                 // closing must never throw
             } finally {
                 client = null;
-                resources = null;
                 clientTimeout = null;
+                if (resources != null) {
+                    resources = null;
+                    releaseShared();
+                }
+            }
+        }
+    }
+
+    /*
+     * One ClientResources (event loops, timer) for every Redis probe in the process, created on the
+     * first check and shut down when the last probe using it is closed: creating resources per
+     * attempt or per probe costs tens to thousands of milliseconds.
+     */
+    private static final Object SHARED_LOCK = new Object();
+    private static ClientResources shared;
+    private static int sharedUsers;
+
+    private static ClientResources acquireShared() {
+        synchronized (SHARED_LOCK) {
+            if (shared == null) {
+                // the JDK resolver: starts faster than netty's DNS client and reports UnknownHostException
+                shared = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(1)
+                        .addressResolverGroup(io.netty.resolver.DefaultAddressResolverGroup.INSTANCE)
+                        .commandLatencyRecorder(io.lettuce.core.metrics.CommandLatencyRecorder.disabled())
+                        .commandLatencyPublisherOptions(io.lettuce.core.event.DefaultEventPublisherOptions.disabled())
+                        .build();
+            }
+            sharedUsers++;
+            return shared;
+        }
+    }
+
+    private static void releaseShared() {
+        synchronized (SHARED_LOCK) {
+            sharedUsers--;
+            if (sharedUsers <= 0 && shared != null) {
+                try {
+                    shared.shutdown(0, 200, TimeUnit.MILLISECONDS);
+                } catch (RuntimeException e) {
+                    // closing must never throw
+                }
+                shared = null;
+                sharedUsers = 0;
             }
         }
     }
