@@ -43,6 +43,7 @@ final class LettuceProbe implements Probe {
     private ClientResources resources;
     private RedisClient client;
     private Duration clientTimeout;
+    private StatefulRedisConnection<String, String> connection;
 
     LettuceProbe(RedisProbe.Builder b) {
         this.uri = b.uri;
@@ -66,38 +67,95 @@ final class LettuceProbe implements Probe {
         return requiredKey;
     }
 
+    /**
+     * One attempt. The connection of the previous attempt is reused while it stays open (a
+     * PING on an open connection is one round trip, so LOADING ending is seen quickly and
+     * cheaply); any failure drops it, and a failure on a reused connection is retried at once
+     * on a fresh one within the same attempt, so a stale connection never decides the state.
+     */
     @Override
     public ProbeResult check(Duration attemptTimeout) {
         Timer timer = new Timer();
+        boolean reused = false;
         try {
-            RedisClient c = client(attemptTimeout);
-            RedisURI u = RedisURI.create(uri);
-            u.setTimeout(attemptTimeout);
-            try (StatefulRedisConnection<String, String> connection = c.connect(u)) {
-                RedisCommands<String, String> cmd = connection.sync();
-                String pong;
-                try {
-                    pong = cmd.ping();
-                } catch (RedisCommandExecutionException e) {
-                    if (isLoading(e)) {
-                        return ProbeResult.of(this, ProbeState.LOADING, loadingDetail(cmd), e, timer.elapsed());
-                    }
-                    throw e;
-                }
-                if (!"PONG".equals(pong)) {
-                    return ProbeResult.of(this, ProbeState.PROTOCOL, "PING answered '" + pong + "', not PONG", null,
-                            timer.elapsed());
-                }
-                if (requiredKey != null && cmd.exists(requiredKey) == 0) {
-                    return ProbeResult.of(this, ProbeState.MISSING,
-                            "key '" + requiredKey + "' does not exist yet (EXISTS returned 0)", null, timer.elapsed());
-                }
-                return ProbeResult.of(this, ProbeState.READY,
-                        requiredKey == null ? "PONG" : "PONG, key '" + requiredKey + "' exists", null, timer.elapsed());
+            StatefulRedisConnection<String, String> c;
+            synchronized (lock) {
+                reused = connection != null && connection.isOpen();
             }
+            c = connection(attemptTimeout);
+            return exchange(c, attemptTimeout, timer);
         } catch (Exception | LinkageError e) {
+            dropConnection();
+            if (reused && !timer.remaining(attemptTimeout).isZero()) {
+                try {
+                    return exchange(connection(timer.remaining(attemptTimeout)), attemptTimeout, timer);
+                } catch (Exception | LinkageError again) {
+                    dropConnection();
+                    return classify(again, timer.elapsed());
+                }
+            }
             return classify(e, timer.elapsed());
         }
+    }
+
+    private ProbeResult exchange(StatefulRedisConnection<String, String> connection, Duration attemptTimeout,
+                                 Timer timer) {
+        connection.setTimeout(max(Duration.ofMillis(1), timer.remaining(attemptTimeout)));
+        RedisCommands<String, String> cmd = connection.sync();
+        String pong;
+        try {
+            pong = cmd.ping();
+        } catch (RedisCommandExecutionException e) {
+            if (isLoading(e)) {
+                return ProbeResult.of(this, ProbeState.LOADING, loadingDetail(cmd), e, timer.elapsed());
+            }
+            throw e;
+        }
+        if (!"PONG".equals(pong)) {
+            dropConnection();
+            return ProbeResult.of(this, ProbeState.PROTOCOL, "PING answered '" + pong + "', not PONG", null,
+                    timer.elapsed());
+        }
+        if (requiredKey != null && cmd.exists(requiredKey) == 0) {
+            return ProbeResult.of(this, ProbeState.MISSING,
+                    "key '" + requiredKey + "' does not exist yet (EXISTS returned 0)", null, timer.elapsed());
+        }
+        return ProbeResult.of(this, ProbeState.READY,
+                requiredKey == null ? "PONG" : "PONG, key '" + requiredKey + "' exists", null, timer.elapsed());
+    }
+
+    private StatefulRedisConnection<String, String> connection(Duration timeout) {
+        synchronized (lock) {
+            if (connection != null && connection.isOpen()) {
+                return connection;
+            }
+            if (connection != null) {
+                connection.closeAsync();
+                connection = null;
+            }
+            RedisClient c = client(timeout);
+            RedisURI u = RedisURI.create(uri);
+            u.setTimeout(timeout);
+            connection = c.connect(u);
+            return connection;
+        }
+    }
+
+    private void dropConnection() {
+        synchronized (lock) {
+            if (connection != null) {
+                try {
+                    connection.closeAsync();
+                } catch (RuntimeException ignored) {
+                    // a broken connection may fail to close; it is dropped either way
+                }
+                connection = null;
+            }
+        }
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 
     private ProbeResult classify(Throwable e, Duration took) {
@@ -188,6 +246,7 @@ final class LettuceProbe implements Probe {
     /** Shuts down this probe's client at once and releases the shared resources; the next check recreates them. */
     @Override
     public void close() {
+        dropConnection();
         synchronized (lock) {
             try {
                 if (client != null) {

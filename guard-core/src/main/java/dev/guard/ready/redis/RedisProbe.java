@@ -19,8 +19,10 @@ import java.util.Objects;
  * PING must answer PONG. {@code -LOADING} is {@link dev.guard.ready.ProbeState#LOADING} with the
  * progress read from {@code INFO persistence}; an optional key must exist ({@code EXISTS}), else
  * MISSING. Password/ACL user, TLS ({@code rediss://}) and DB index come from the URI. One lettuce
- * ClientResources and client are reused across attempts (auto-reconnect off, connect and command
- * timeout = the attempt timeout) and released by {@link #close()}.
+ * ClientResources is shared by all Redis probes in the process; each probe reuses its client and,
+ * while it stays open, its connection across attempts (auto-reconnect off, connect and command
+ * timeout = the attempt timeout; a failure on a reused connection is retried at once on a fresh
+ * one). {@link #close()} releases them.
  *
  * <p>This class does not touch lettuce itself: the lettuce-bound half is loaded only after
  * {@link Builder#build()} checked that lettuce is on the classpath.
