@@ -38,10 +38,12 @@ public final class AllUpCost {
             System.out.printf(Locale.ROOT, "  cold (first await in a fresh JVM, %d ms after JVM start): %d ms; per target: %s%n",
                     System.currentTimeMillis() - jvmStart - coldMs, coldMs, perTarget(cold));
             List<Long> warm = new ArrayList<>();
+            java.util.Map<String, List<Long>> perKind = new java.util.LinkedHashMap<>();
             for (int i = 0; i < 20; i++) {
                 long s = System.nanoTime();
                 ReadinessReport r = gate.await();
                 warm.add((System.nanoTime() - s) / 1_000);
+                r.results().forEach(x -> perKind.computeIfAbsent(x.kind(), k -> new ArrayList<>()).add(x.elapsed().toMillis()));
                 if (!r.ready()) {
                     System.out.println(r.render());
                     System.exit(1);
@@ -49,6 +51,9 @@ public final class AllUpCost {
             }
             System.out.printf(Locale.ROOT, "  warm (same gate, 20 rounds): median %.1f ms, max %.1f ms%n",
                     DetectionLagBench.pct(warm, 50) / 1000.0, Collections.max(warm) / 1000.0);
+            System.out.printf(Locale.ROOT, "    per target, median time to READY within a warm round: %s%n",
+                    String.join(", ", perKind.entrySet().stream()
+                            .map(e -> e.getKey() + " " + DetectionLagBench.pct(e.getValue(), 50) + " ms").toList()));
         }
         List<Long> fresh = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
