@@ -225,6 +225,11 @@ public final class ReadinessGate implements AutoCloseable {
                 ProbeResult raw = safeCheck(probe, timeout);
                 Instant now = clock.instant();
                 ProbeResult r = raw.withAttempt(attempt, Duration.between(start, now));
+                if (r.state() == ProbeState.TIMEOUT && timeout.compareTo(attemptTimeout) < 0
+                        && latest.get(index) != null && !isPositive(Duration.between(now, deadlineAt))) {
+                    // an attempt cut short by the deadline says nothing new: keep the last full attempt's state
+                    break;
+                }
                 if (r.ready()) {
                     if (readySince == null) {
                         readySince = now;

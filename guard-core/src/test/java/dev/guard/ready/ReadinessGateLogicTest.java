@@ -117,6 +117,39 @@ class ReadinessGateLogicTest {
     }
 
     @Test
+    void anAttemptCutShortByTheDeadlineDoesNotHideTheLastRealState() {
+        FakeTime time = new FakeTime();
+        Duration attemptTimeout = Duration.ofMillis(200);
+        Probe slowNearDeadline = new Probe() {
+            @Override
+            public String kind() {
+                return "kafka";
+            }
+
+            @Override
+            public String target() {
+                return "kafka:9092";
+            }
+
+            @Override
+            public ProbeResult check(Duration timeout) {
+                if (timeout.compareTo(attemptTimeout) < 0) {
+                    time.advance(timeout);
+                    return new ProbeResult(kind(), target(), ProbeState.TIMEOUT, "no metadata in time", "", 1, timeout);
+                }
+                time.advance(Duration.ofMillis(1));
+                return new ProbeResult(kind(), target(), ProbeState.LOADING, "1 of the required 3 broker(s) registered",
+                        "", 1, Duration.ofMillis(1));
+            }
+        };
+        ReadinessReport report = ReadinessGate.builder().probe(slowNearDeadline).deadline(Duration.ofMillis(300))
+                .attemptTimeout(attemptTimeout).backoff(NO_JITTER).clock(time).sleeper(time).build().await();
+        assertEquals(ReadinessReport.Outcome.DEADLINE, report.outcome());
+        assertEquals(ProbeState.LOADING, report.results().get(0).state(), report.render());
+        assertEquals("1 of the required 3 broker(s) registered", report.results().get(0).detail());
+    }
+
+    @Test
     void nonRetryableStateStopsAtOnceWithoutSleeping() {
         FakeTime time = new FakeTime();
         AtomicInteger calls = new AtomicInteger();

@@ -107,7 +107,7 @@ class KafkaProbeTest {
     void tooFewBrokersUntilTheDeadlineSaysHowManyWereFound() {
         String bootstrap = running().bootstrapServers();
         try (ReadinessGate gate = ReadinessGate.builder().probe(Probes.kafkaBuilder(bootstrap).minBrokers(3).build())
-                .deadline(Duration.ofSeconds(2)).attemptTimeout(Duration.ofSeconds(1)).build()) {
+                .deadline(Duration.ofSeconds(4)).attemptTimeout(Duration.ofSeconds(2)).build()) {
             ReadinessReport report = gate.await();
             assertEquals(ReadinessReport.Outcome.DEADLINE, report.outcome(), report.render());
             ProbeResult r = report.results().get(0);
