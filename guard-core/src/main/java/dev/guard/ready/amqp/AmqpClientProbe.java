@@ -66,6 +66,11 @@ final class AmqpClientProbe implements Probe {
         try {
             ConnectionFactory f = new ConnectionFactory();
             f.setUri(uri);
+            if (uri.regionMatches(true, 0, "amqps:", 0, 6)) {
+                // setUri("amqps://") alone trusts every certificate: verify against the JVM's trust store
+                f.useSslProtocol(javax.net.ssl.SSLContext.getDefault());
+                f.enableHostnameVerification();
+            }
             f.setConnectionTimeout(ms);
             f.setHandshakeTimeout(ms);
             f.setShutdownTimeout(0);
