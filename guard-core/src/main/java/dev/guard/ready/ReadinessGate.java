@@ -117,8 +117,8 @@ public final class ReadinessGate implements AutoCloseable {
                     .thenApply(v -> (Object) Boolean.TRUE);
             // workers stop on the injected clock; the real-time bound is only a safety net
             long waitMs = deadline.plus(attemptTimeout).plusMillis(500).toMillis();
-            Object first = CompletableFuture.anyOf(all, blocked).get(waitMs, TimeUnit.MILLISECONDS);
-            if (first instanceof ProbeResult) {
+            CompletableFuture.anyOf(all, blocked).get(waitMs, TimeUnit.MILLISECONDS);
+            if (blocked.isDone()) { // checked first: both may be complete when a lone target is blocked
                 outcome = ReadinessReport.Outcome.NOT_RETRYABLE;
             } else {
                 outcome = allReady(futures) ? ReadinessReport.Outcome.READY : ReadinessReport.Outcome.DEADLINE;

@@ -21,7 +21,7 @@ class BackoffTest {
     @Test
     void withoutJitterTheScheduleDoublesFrom10msUpToTheCap() {
         Backoff b = Backoff.builder().jitter(0).build();
-        assertArrayEquals(new Duration[] {ms(10), ms(20), ms(40), ms(65), ms(65), ms(65), ms(65)},
+        assertArrayEquals(new Duration[] {ms(10), ms(20), ms(40), ms(60), ms(60), ms(60), ms(60)},
                 b.delays(REFUSED, 7));
     }
 
@@ -32,33 +32,33 @@ class BackoffTest {
     }
 
     @Test
-    void jitterStaysWithinTenPercentOfTheNominalDelay() {
-        long[] nominal = {10, 20, 40, 65, 65, 65, 65, 65};
+    void jitterStaysWithinFivePercentOfTheNominalDelay() {
+        long[] nominal = {10, 20, 40, 60, 60, 60, 60, 60};
         for (int round = 0; round < 200; round++) {
             Duration[] d = Backoff.DEFAULT.delays(REFUSED, nominal.length);
             for (int i = 0; i < nominal.length; i++) {
                 long nanos = d[i].toNanos();
                 long n = nominal[i] * 1_000_000;
-                assertTrue(nanos >= n * 0.9 - 1 && nanos <= n * 1.1 + 1,
-                        "delay " + i + " = " + d[i] + " outside " + nominal[i] + "ms +/- 10%");
+                assertTrue(nanos >= n * 0.95 - 1 && nanos <= n * 1.05 + 1,
+                        "delay " + i + " = " + d[i] + " outside " + nominal[i] + "ms +/- 5%");
             }
         }
     }
 
     @Test
     void defaultRateStaysUnderTwentyAttemptsPerSecondPerTarget() {
-        // steady state: the smallest delay is 65ms * 0.9 = 58.5ms
-        assertEquals(17.09, Backoff.DEFAULT.maxAttemptsPerSecond(), 0.01);
+        // steady state: the smallest delay is 60ms * 0.95 = 57ms
+        assertEquals(17.54, Backoff.DEFAULT.maxAttemptsPerSecond(), 0.01);
         // worst case first second, every delay at its jittered minimum and attempts taking no time
         double t = 0;
         int attempts = 1;
         long[] nominal = {10, 20, 40};
         for (long n : nominal) {
-            t += n * 0.9;
+            t += n * 0.95;
             attempts++;
         }
-        while (t + 65 * 0.9 <= 1000) {
-            t += 65 * 0.9;
+        while (t + 60 * 0.95 < 1000) {
+            t += 60 * 0.95;
             attempts++;
         }
         assertTrue(attempts <= 20, "worst-case attempts in the first second: " + attempts);
