@@ -21,7 +21,8 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * AMQP 0-9-1 handshake and a channel; each required queue and exchange is declared
+ * The amqp-client-bound half of {@link AmqpProbe} (loaded only once amqp-client is known to be
+ * on the classpath). AMQP 0-9-1 handshake and a channel; each required queue and exchange is declared
  * passively (a 404 is {@link ProbeState#MISSING}). Vhost, user and password come from the
  * URI; {@code amqps://} uses TLS. A fresh connection per attempt, closed at once.
  */

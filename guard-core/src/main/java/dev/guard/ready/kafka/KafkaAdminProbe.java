@@ -33,7 +33,8 @@ import org.apache.kafka.common.errors.SslAuthenticationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
- * Cluster metadata ({@code describeCluster}) with at least {@code minBrokers} brokers and an
+ * The kafka-clients-bound half of {@link KafkaProbe} (loaded only once kafka-clients is known
+ * to be on the classpath). Cluster metadata ({@code describeCluster}) with at least {@code minBrokers} brokers and an
  * active controller; optional topics must exist ({@link ProbeState#MISSING} until they do)
  * with a leader on every partition. AdminClient against a closed port only times out, so each
  * attempt first makes a quick TCP connect to the bootstrap addresses to tell refused / DNS

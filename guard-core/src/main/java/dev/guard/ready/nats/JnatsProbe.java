@@ -23,7 +23,8 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * Connects (no reconnect, no connect retry), then {@code flush} for a PING/PONG round trip;
+ * The jnats-bound half of {@link NatsProbe} (loaded only once jnats is known to be on the
+ * classpath). Connects (no reconnect, no connect retry), then {@code flush} for a PING/PONG round trip;
  * an optional JetStream stream must exist ({@code getStreamInfo}), else
  * {@link ProbeState#MISSING}. User/password or token and TLS ({@code tls://}) come from the
  * URL. A fresh connection per attempt, closed at once.

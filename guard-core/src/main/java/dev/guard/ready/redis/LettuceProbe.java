@@ -24,12 +24,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * PING must answer PONG. {@code -LOADING} is {@link ProbeState#LOADING} with the progress
+ * The lettuce-bound half of {@link RedisProbe} (loaded only once lettuce is known to be on the
+ * classpath). PING must answer PONG. {@code -LOADING} is {@link ProbeState#LOADING} with the progress
  * read from {@code INFO persistence}; an optional key must exist ({@code EXISTS}), else
  * {@link ProbeState#MISSING}. Password/ACL user, TLS ({@code rediss://}) and DB index come
- * from the URI. One lettuce {@link ClientResources} and client are reused across attempts
- * (auto-reconnect off, connect and command timeout = the attempt timeout) and released by
- * {@link #close()}.
+ * from the URI. One lettuce {@link ClientResources} is shared by all Redis probes; the client
+ * and its open connection are reused across attempts (auto-reconnect off, connect and command
+ * timeout = the attempt timeout) and released by {@link #close()}.
  */
 final class LettuceProbe implements Probe {
 

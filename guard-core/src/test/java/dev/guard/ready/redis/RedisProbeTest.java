@@ -131,6 +131,16 @@ class RedisProbeTest {
             right.close();
             assertEquals(ProbeState.READY, ok.state(), ok.toString());
             assertEquals("127.0.0.1:" + redis.port() + "/2", ok.target());
+            // ACL form user:password (Redis 6+: the default user)
+            Probe acl = Probes.redis("redis://default:right-pw@127.0.0.1:" + redis.port());
+            ProbeResult aclOk = acl.check(Duration.ofSeconds(2));
+            acl.close();
+            assertEquals(ProbeState.READY, aclOk.state(), aclOk.toString());
+            Probe aclWrong = Probes.redis("redis://worker:right-pw@127.0.0.1:" + redis.port());
+            ProbeResult aclBad = aclWrong.check(Duration.ofSeconds(2));
+            aclWrong.close();
+            assertEquals(ProbeState.AUTH, aclBad.state(), aclBad.toString());
+            assertTrue(aclBad.cause().contains("WRONGPASS"), aclBad.cause());
         }
     }
 
