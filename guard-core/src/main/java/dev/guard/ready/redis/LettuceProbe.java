@@ -87,7 +87,7 @@ final class LettuceProbe implements Probe {
             return exchange(c, attemptTimeout, timer);
         } catch (Exception | LinkageError e) {
             dropConnection();
-            if (reused && !timer.remaining(attemptTimeout).isZero()) {
+            if ((reused || handshakeRace(e)) && !timer.remaining(attemptTimeout).isZero()) {
                 try {
                     return exchange(connection(timer.remaining(attemptTimeout)), attemptTimeout, timer);
                 } catch (Exception | LinkageError again) {
@@ -153,6 +153,20 @@ final class LettuceProbe implements Probe {
                 connection = null;
             }
         }
+    }
+
+    /**
+     * lettuce 6.8 sometimes reports a failed handshake (e.g. WRONGPASS for an ACL user) as
+     * {@code IllegalStateException: RedisHandshakeHandler not registered}, losing the server's
+     * reply; a second connect within the same attempt shows the real answer.
+     */
+    private static boolean handshakeRace(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof IllegalStateException && String.valueOf(c.getMessage()).contains("HandshakeHandler")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Duration max(Duration a, Duration b) {
