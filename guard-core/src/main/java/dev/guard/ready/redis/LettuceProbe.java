@@ -293,7 +293,7 @@ final class LettuceProbe implements Probe {
         synchronized (SHARED_LOCK) {
             if (shared == null) {
                 // the JDK resolver: starts faster than netty's DNS client and reports UnknownHostException
-                shared = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(1)
+                shared = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(2)
                         .addressResolverGroup(io.netty.resolver.DefaultAddressResolverGroup.INSTANCE)
                         .commandLatencyRecorder(io.lettuce.core.metrics.CommandLatencyRecorder.disabled())
                         .commandLatencyPublisherOptions(io.lettuce.core.event.DefaultEventPublisherOptions.disabled())
