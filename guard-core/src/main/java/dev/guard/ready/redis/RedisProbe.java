@@ -1,0 +1,127 @@
+package dev.guard.ready.redis;
+
+import dev.guard.config.Redaction;
+import dev.guard.ready.Probe;
+import dev.guard.ready.ProbeResult;
+import dev.guard.ready.internal.Clients;
+import dev.guard.ready.internal.HostPort;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * PING must answer PONG. {@code -LOADING} is {@link dev.guard.ready.ProbeState#LOADING} with the
+ * progress read from {@code INFO persistence}; an optional key must exist ({@code EXISTS}), else
+ * MISSING. Password/ACL user, TLS ({@code rediss://}) and DB index come from the URI. One lettuce
+ * ClientResources is shared by all Redis probes in the process; each probe reuses its client and,
+ * while it stays open, its connection across attempts (auto-reconnect off, connect and command
+ * timeout = the attempt timeout; a failure on a reused connection is retried at once on a fresh
+ * one). {@link #close()} releases them.
+ *
+ * <p>This class does not touch lettuce itself: the lettuce-bound half is loaded only after
+ * {@link Builder#build()} checked that lettuce is on the classpath.
+ */
+public final class RedisProbe implements Probe {
+
+    static final String CLIENT_CLASS = "io.lettuce.core.RedisClient";
+    static final String ARTIFACT = "io.lettuce:lettuce-core";
+
+    private final Probe impl;
+    private final String requiredKey;
+
+    RedisProbe(Builder b) {
+        this.impl = new LettuceProbe(b);
+        this.requiredKey = b.requiredKey;
+    }
+
+    /** A builder for {@code redis://[user:password@]host[:port][/db]} or {@code rediss://...}. */
+    public static Builder builder(String uri) {
+        return new Builder(uri);
+    }
+
+    @Override
+    public String kind() {
+        return "redis";
+    }
+
+    @Override
+    public String target() {
+        return impl.target();
+    }
+
+    /** The key that must exist, or null. */
+    public String requiredKey() {
+        return requiredKey;
+    }
+
+    @Override
+    public ProbeResult check(Duration attemptTimeout) {
+        return impl.check(attemptTimeout);
+    }
+
+    @Override
+    public void close() {
+        impl.close();
+    }
+
+    @Override
+    public String toString() {
+        return "RedisProbe[" + target() + "]";
+    }
+
+    /** Builder; {@link #build()} checks the URI and that lettuce is on the classpath. */
+    public static final class Builder {
+        final String uri;
+        String target;
+        String requiredKey;
+
+        Builder(String uri) {
+            this.uri = Objects.requireNonNull(uri, "uri");
+        }
+
+        /** A key that must exist ({@code EXISTS}) before the target counts as ready. */
+        public Builder requireKey(String key) {
+            this.requiredKey = Objects.requireNonNull(key, "key");
+            return this;
+        }
+
+        /**
+         * @throws IllegalArgumentException malformed URI (message names the problem, no password)
+         * @throws IllegalStateException    lettuce is not on the classpath
+         */
+        public RedisProbe build() {
+            java.net.URI parsed;
+            try {
+                parsed = new java.net.URI(uri);
+            } catch (java.net.URISyntaxException e) {
+                throw new IllegalArgumentException("malformed Redis URL '" + dev.guard.config.Redaction.maskText(uri)
+                        + "': " + dev.guard.config.Redaction.maskText(e.getReason()));
+            }
+            String scheme = parsed.getScheme() == null ? "" : parsed.getScheme().toLowerCase(Locale.ROOT);
+            if (!scheme.equals("redis") && !scheme.equals("rediss")) {
+                throw new IllegalArgumentException("Redis URL '" + dev.guard.config.Redaction.maskText(uri)
+                        + "' must start with redis:// or rediss://");
+            }
+            if (parsed.getHost() == null) {
+                throw new IllegalArgumentException("Redis URL '" + dev.guard.config.Redaction.maskText(uri)
+                        + "' has no host (expected redis://[user:password@]host[:port][/db])");
+            }
+            String path = parsed.getPath();
+            if (path != null && path.length() > 1 && !path.substring(1).matches("[0-9]+")) {
+                throw new IllegalArgumentException("Redis URL '" + dev.guard.config.Redaction.maskText(uri)
+                        + "': database '" + path.substring(1) + "' is not a number");
+            }
+            Clients.require(CLIENT_CLASS, ARTIFACT, "redis:// and rediss://");
+            HostPort hp = new HostPort(parsed.getHost(), parsed.getPort() < 0 ? 6379 : parsed.getPort());
+            String db = path != null && path.length() > 1 ? "/" + path.substring(1) : "";
+            this.target = (scheme.equals("rediss") ? "rediss://" : "") + hp + db;
+            return new RedisProbe(this);
+        }
+    }
+}
