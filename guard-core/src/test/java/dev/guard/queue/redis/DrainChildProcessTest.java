@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.guard.testing.RedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
@@ -86,7 +87,7 @@ class DrainChildProcessTest {
 
     @Test
     void aFailedHandBackIsLoudAndExitsNonZero() throws Exception {
-        try (PrivateRedis privateRedis = PrivateRedis.start()) {
+        try (RedisServer privateRedis = RedisServer.builder().build().start()) {
             RedisClient pc = RedisClient.create(privateRedis.uri());
             try (StatefulRedisConnection<String, String> c = pc.connect()) {
                 c.sync().lpush(queue, job("job-9", 100));
