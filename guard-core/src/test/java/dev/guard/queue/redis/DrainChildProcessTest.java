@@ -86,6 +86,21 @@ class DrainChildProcessTest {
     }
 
     @Test
+    void aJvmShutdownByAnotherSignalStillWaitsForTheJobThroughTheFallbackHook() throws Exception {
+        redis.sync().lpush(queue, job("job-hup", 5));
+        try (ChildJvm worker = ChildJvm.start(DrainWorkerMain.class, SHARED_REDIS, queue, "fallback", "3000", "500", "100")) {
+            worker.awaitLine("FETCHED job-hup", Duration.ofSeconds(20));
+            Process hup = new ProcessBuilder("kill", "-HUP", Long.toString(worker.pid())).start();
+            assertEquals(0, hup.waitFor(), "kill -HUP " + worker.pid());
+            int exit = worker.awaitExit(Duration.ofSeconds(10));
+            // the JVM shuts down on SIGHUP (129); the hook held the shutdown until the job was written
+            assertEquals(129, exit, worker.output());
+            worker.awaitLine("DONE job-hup", Duration.ofSeconds(1));
+            assertEquals("done", redis.sync().hget(queue + ":results", "job-hup"));
+        }
+    }
+
+    @Test
     void aFailedHandBackIsLoudAndExitsNonZero() throws Exception {
         try (RedisServer privateRedis = RedisServer.builder().build().start()) {
             RedisClient pc = RedisClient.create(privateRedis.uri());
