@@ -163,7 +163,8 @@ public final class Experiment {
         }
 
         private void awaitReady(int n) throws InterruptedException {
-            long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+            // only for the progress line: the scale-down events are triggered by the sink's progress
+            long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(15);
             while (System.nanoTime() < until) {
                 String ready = redis.get(prefix + ":ready");
                 if (ready != null && Long.parseLong(ready) >= n) {
@@ -171,7 +172,8 @@ public final class Experiment {
                 }
                 Thread.sleep(50);
             }
-            throw new IllegalStateException(mode.label() + ": " + n + " workers did not start within 5 minutes; see " + log);
+            out.printf("%s: warning: not all %d workers reported ready within 15 minutes (overloaded machine?); going on%n",
+                    mode.label(), n);
         }
 
         private void awaitResults(long threshold) throws InterruptedException {
