@@ -51,14 +51,14 @@ class CrashSafeListQueueTest {
              ListReaper reaper = ListReaper.builder(client, queue).every(Duration.ofMillis(200)).build().start();
              CrashSafeListQueue other = CrashSafeListQueue.builder(client, queue).workerId("survivor")
                      .pollTimeout(Duration.ofMillis(200)).reapEvery(Duration.ZERO).build()) {
-            worker.awaitLine("FETCHED job-k", Duration.ofSeconds(20));
+            worker.awaitLine("FETCHED job-k", Duration.ofSeconds(90));
             String processing = queue + ":processing:child-" + worker.pid();
             assertEquals(List.of(payload), redis.sync().lrange(processing, 0, -1), "the queue keeps a copy while it runs");
             assertEquals(0L, redis.sync().llen(queue));
 
             worker.sigkill();
             long died = System.nanoTime();
-            assertEquals(137, worker.awaitExit(Duration.ofSeconds(10)));
+            assertEquals(137, worker.awaitExit(Duration.ofSeconds(30)));
             Optional<RedisJob> again = Optional.empty();
             while (again.isEmpty() && System.nanoTime() - died < Duration.ofSeconds(15).toNanos()) {
                 again = other.fetch();

@@ -52,9 +52,9 @@ class DrainChildProcessTest {
     void sigtermLetsTheJobFinishAndExitsZeroWithAReceipt() throws Exception {
         redis.sync().lpush(queue, job("job-1", 5));
         try (ChildJvm worker = ChildJvm.start(DrainWorkerMain.class, SHARED_REDIS, queue, "fallback", "3000", "500", "100")) {
-            worker.awaitLine("FETCHED job-1", Duration.ofSeconds(20));
+            worker.awaitLine("FETCHED job-1", Duration.ofSeconds(90));
             worker.sigterm();
-            int exit = worker.awaitExit(Duration.ofSeconds(10));
+            int exit = worker.awaitExit(Duration.ofSeconds(30));
             assertEquals(0, exit, worker.output());
             String receipt = worker.awaitLine("guard drain receipt:", Duration.ofSeconds(1));
             assertTrue(receipt.contains("reason=SIGTERM fetched=1 done=1 failed=0 handed_back=0 hand_back_failed=0"),
@@ -69,10 +69,10 @@ class DrainChildProcessTest {
         String payload = job("job-slow", 100); // 10 s of 100 ms steps, grace 1 s
         redis.sync().lpush(queue, payload);
         try (ChildJvm worker = ChildJvm.start(DrainWorkerMain.class, SHARED_REDIS, queue, "fallback", "1000", "500", "100")) {
-            worker.awaitLine("FETCHED job-slow", Duration.ofSeconds(20));
+            worker.awaitLine("FETCHED job-slow", Duration.ofSeconds(90));
             long t0 = System.nanoTime();
             worker.sigterm();
-            int exit = worker.awaitExit(Duration.ofSeconds(10));
+            int exit = worker.awaitExit(Duration.ofSeconds(30));
             long millis = (System.nanoTime() - t0) / 1_000_000;
             assertEquals(0, exit, worker.output());
             worker.awaitLine("HANDED_BACK job-slow", Duration.ofSeconds(1));
@@ -89,10 +89,10 @@ class DrainChildProcessTest {
     void aJvmShutdownByAnotherSignalStillWaitsForTheJobThroughTheFallbackHook() throws Exception {
         redis.sync().lpush(queue, job("job-hup", 5));
         try (ChildJvm worker = ChildJvm.start(DrainWorkerMain.class, SHARED_REDIS, queue, "fallback", "3000", "500", "100")) {
-            worker.awaitLine("FETCHED job-hup", Duration.ofSeconds(20));
+            worker.awaitLine("FETCHED job-hup", Duration.ofSeconds(90));
             Process hup = new ProcessBuilder("kill", "-HUP", Long.toString(worker.pid())).start();
             assertEquals(0, hup.waitFor(), "kill -HUP " + worker.pid());
-            int exit = worker.awaitExit(Duration.ofSeconds(10));
+            int exit = worker.awaitExit(Duration.ofSeconds(30));
             // the JVM shuts down on SIGHUP (129); the hook held the shutdown until the job was written
             assertEquals(129, exit, worker.output());
             worker.awaitLine("DONE job-hup", Duration.ofSeconds(1));
@@ -111,10 +111,10 @@ class DrainChildProcessTest {
             }
             try (ChildJvm worker = ChildJvm.start(DrainWorkerMain.class, privateRedis.uri(), queue, "fallback", "1000",
                     "500", "100")) {
-                worker.awaitLine("FETCHED job-9", Duration.ofSeconds(20));
+                worker.awaitLine("FETCHED job-9", Duration.ofSeconds(90));
                 privateRedis.kill();
                 worker.sigterm();
-                int exit = worker.awaitExit(Duration.ofSeconds(15));
+                int exit = worker.awaitExit(Duration.ofSeconds(30));
                 assertEquals(70, exit, worker.output());
                 String error = worker.awaitLine("HAND-BACK FAILED for job job-9", Duration.ofSeconds(1));
                 assertTrue(error.contains("LPUSH of job job-9 to fallback list '" + queue + ":fallback' did not complete"
