@@ -34,6 +34,9 @@ public final class Experiment {
     /** The sink must be unchanged this long (longer than the slowest job) before reconciling. */
     static final Duration SETTLE = Duration.ofSeconds(3);
 
+    /** Every worker process started, for the cleanup hook. */
+    private static final Set<Process> SPAWNED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private Experiment() {}
 
     public static void main(String[] args) throws Exception {
@@ -62,6 +65,14 @@ public final class Experiment {
     public static List<Row> run(ExperimentConfig config, PrintStream out) throws Exception {
         LocalRedis local = config.redisUri() == null ? LocalRedis.start(config.redisServer()) : null;
         String uri = local == null ? config.redisUri() : local.uri();
+        // Ctrl-C or SIGTERM of the experiment: leave no worker or redis-server behind
+        Thread cleanup = new Thread(() -> {
+            SPAWNED.forEach(p -> p.toHandle().destroyForcibly());
+            if (local != null) {
+                local.kill();
+            }
+        }, "scaledown-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
         RedisClient client = RedisClient.create(uri);
         List<Row> rows = new ArrayList<>();
         try (StatefulRedisConnection<String, String> c = client.connect()) {
@@ -76,6 +87,7 @@ public final class Experiment {
             if (local != null) {
                 local.close();
             }
+            Runtime.getRuntime().removeShutdownHook(cleanup);
         }
         return rows;
     }
@@ -159,6 +171,8 @@ public final class Experiment {
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();
             live.add(p);
+            SPAWNED.add(p);
+            p.onExit().thenRun(() -> SPAWNED.remove(p));
             workerIds.add(id);
         }
 

@@ -54,6 +54,11 @@ final class LocalRedis implements AutoCloseable {
         return "redis://127.0.0.1:" + port;
     }
 
+    /** SIGKILL without waiting (from a shutdown hook). */
+    void kill() {
+        process.toHandle().destroyForcibly();
+    }
+
     @Override
     public void close() throws InterruptedException {
         process.toHandle().destroy();

@@ -31,6 +31,7 @@ import org.slf4j.LoggerFactory;
 public final class CrashSafeListQueue implements JobSource<RedisJob> {
 
     private static final Logger LOG = LoggerFactory.getLogger(CrashSafeListQueue.class);
+    private static final Duration FIRST_LEASE_TIMEOUT = Duration.ofSeconds(30);
 
     private final ListKeys keys;
     private final String workerId;
@@ -66,7 +67,8 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
             rb.every(b.reapEvery);
         }
         ListReaper built = rb.build(heartbeatConnection);
-        renewLease();
+        // the first lease waits longer: a cold JVM on a busy node can take seconds for its first command
+        renewLease(leaseTtl.compareTo(FIRST_LEASE_TIMEOUT) > 0 ? leaseTtl : FIRST_LEASE_TIMEOUT);
         ReapResult recovered = built.recover(workerId);
         if (recovered.jobsReturned() + recovered.jobsDeadLettered() > 0) {
             LOG.warn("guard crash-safe queue '{}': worker {} found {} job(s) of its previous run in {} and returned them",
@@ -101,18 +103,22 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
     }
 
     private void renewLease() {
+        renewLease(leaseTtl);
+    }
+
+    private void renewLease(Duration timeout) {
         RedisFuture<String> set = heartbeatConnection.async().set(lease, Long.toString(ProcessHandle.current().pid()),
                 SetArgs.Builder.px(leaseTtl.toMillis()));
         RedisFuture<Long> add = heartbeatConnection.async().sadd(keys.workers, workerId);
         try {
-            Redis.await(set, leaseTtl);
-            Redis.await(add, leaseTtl);
+            Redis.await(set, timeout);
+            Redis.await(add, timeout);
         } catch (Exception e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
             throw new IllegalStateException("guard crash-safe queue '" + keys.queue + "': could not renew lease " + lease
-                    + " within " + leaseTtl.toMillis() + " ms (" + Redis.describe(e) + "); without a lease the reaper"
+                    + " within " + timeout.toMillis() + " ms (" + Redis.describe(e) + "); without a lease the reaper"
                     + " returns this worker's jobs to other workers", e);
         }
     }
