@@ -28,8 +28,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A Redis Streams queue with a consumer group: XREADGROUP to read, XACK (and XDEL) when done, and
  * XAUTOCLAIM to take over entries that another consumer left pending for longer than the
- * claim min-idle time (it died, or handed the entry back). Each fetch first tries to claim one
- * such entry, then reads new ones. An entry delivered more than {@code maxInterruptions + 1}
+ * claim min-idle time (it died, or handed the entry back). A fetch first tries to claim one such
+ * entry (at most every min(claim min-idle, 1 s), and again right after a find), then reads new ones. An entry delivered more than {@code maxInterruptions + 1}
  * times (interrupted that often) is copied to the dead-letter stream and acked instead of being
  * retried forever. Entries carry the payload in one field (default {@code job}).
  */
@@ -51,6 +51,9 @@ public final class StreamQueue implements JobSource<RedisJob> {
     private final Function<String, String> idOf;
     private final StatefulRedisConnection<String, String> connection;
     private String claimCursor = "0-0";
+    private long lastClaimProbe;
+    private boolean claimProbed;
+    private boolean lastProbeFound;
     private long deadLettered;
 
     StreamQueue(Builder b) {
@@ -90,9 +93,17 @@ public final class StreamQueue implements JobSource<RedisJob> {
 
     @Override
     public Optional<RedisJob> fetch() {
-        Optional<RedisJob> claimed = claimOne();
-        if (claimed.isPresent()) {
-            return claimed;
+        // probe for abandoned entries at most every min(claimMinIdle, 1 s), or again at once after a find
+        long now = System.nanoTime();
+        long probeEvery = Math.min(claimMinIdle.toNanos(), 1_000_000_000L);
+        if (!claimProbed || lastProbeFound || now - lastClaimProbe >= probeEvery) {
+            claimProbed = true;
+            lastClaimProbe = now;
+            Optional<RedisJob> claimed = claimOne();
+            lastProbeFound = claimed.isPresent();
+            if (claimed.isPresent()) {
+                return claimed;
+            }
         }
         List<StreamMessage<String, String>> read = connection.sync().xreadgroup(consumer,
                 XReadArgs.Builder.count(1).block(pollTimeout), XReadArgs.StreamOffset.lastConsumed(stream));
@@ -156,10 +167,22 @@ public final class StreamQueue implements JobSource<RedisJob> {
         return new RedisJob(idOf.apply(payload), payload, stream, m.getId(), deliveries);
     }
 
+    /** XACK and XDEL pipelined: one round trip. */
     private void ack(String entryId) {
-        connection.sync().xack(stream, group, entryId);
-        if (deleteOnAck) {
-            connection.sync().xdel(stream, entryId);
+        io.lettuce.core.RedisFuture<Long> acked = connection.async().xack(stream, group, entryId);
+        io.lettuce.core.RedisFuture<Long> deleted = deleteOnAck ? connection.async().xdel(stream, entryId) : null;
+        try {
+            Redis.await(acked, Duration.ofSeconds(10));
+            if (deleted != null) {
+                Redis.await(deleted, Duration.ofSeconds(10));
+            }
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException("guard stream queue '" + stream + "': XACK of entry " + entryId + " failed ("
+                    + Redis.describe(e) + "); it stays pending and is claimed again after " + claimMinIdle.toMillis()
+                    + " ms", e);
         }
     }
 
