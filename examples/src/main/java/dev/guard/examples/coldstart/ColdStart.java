@@ -535,7 +535,7 @@ public final class ColdStart {
     private Duration runTimeout = Duration.ofSeconds(90);
     private Duration quietPeriod = Duration.ofSeconds(5);
     private Duration backendPopulate = Duration.ofMillis(1500);
-    private int redisPreloadKeys = 30_000;
+    private int redisPreloadKeys = 20_000;
     private Path directory;
     private boolean keepLogs;
     private Function<Integer, StackServices> services;
@@ -615,7 +615,7 @@ public final class ColdStart {
       return this;
     }
 
-    /** Keys in Redis's dataset: loading time grows with it (default 30,000: about 2 s here). */
+    /** Keys in Redis's dataset: loading time grows with it (default 20,000: 2 to 4 s on 2 busy cores). */
     public Builder redisPreloadKeys(int n) {
       if (n < 1) {
         throw new IllegalArgumentException("redisPreloadKeys must be >= 1, was " + n);

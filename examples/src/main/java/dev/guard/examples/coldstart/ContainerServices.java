@@ -37,6 +37,11 @@ final class ContainerServices implements StackServices {
 
   /** True if a Docker engine answers (Testcontainers' own check); false on any error. */
   static boolean dockerAvailable() {
+    String host = System.getenv("DOCKER_HOST");
+    if ((host == null || host.isBlank()) && !java.nio.file.Files.exists(Path.of("/var/run/docker.sock"))
+        && !java.nio.file.Files.exists(Path.of(System.getProperty("user.home"), ".testcontainers.properties"))) {
+      return false; // no engine to ask: skip Testcontainers' own probe and its error log
+    }
     try {
       return DockerClientFactory.instance().isDockerAvailable();
     } catch (Throwable e) {
