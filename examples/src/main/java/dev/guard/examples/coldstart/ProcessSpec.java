@@ -84,7 +84,7 @@ public final class ProcessSpec {
   }
 
   /** The command line: {@code <java> <flags> -cp <classpath> <main>}. */
-  List<String> command() {
+  public List<String> command() {
     List<String> cmd = new ArrayList<>();
     cmd.add(javaBinary());
     cmd.addAll(jvmArgs);

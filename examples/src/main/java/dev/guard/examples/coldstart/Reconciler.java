@@ -118,8 +118,7 @@ final class Reconciler {
     if (!missing.isEmpty()) {
       violations.add("missing == 0 failed: " + missing.size() + " enqueued jobs have no outcome line (no processed, "
           + "rejected or failed), e.g. " + String.join(", ", missing.subList(0, Math.min(5, missing.size())))
-          + (received.containsAll(missing.subList(0, 1)) ? "; they were received and then dropped silently"
-              : "; the worker never received them"));
+          + "; " + missingStory(missing, received, unattributed.size()));
     }
     if (!rejected.equals(skewed)) {
       Set<String> notSkewed = new TreeSet<>(rejected);
@@ -130,6 +129,21 @@ final class Reconciler {
           + ", skewed but not rejected " + notRejected);
     }
     return new Tally(enqueued, skewed, received, processed, rejected, failed, missing, unattributed, reasons, violations);
+  }
+
+  private static String missingStory(List<String> missing, Set<String> received, int unattributed) {
+    long dropped = missing.stream().filter(received::contains).count();
+    long unseen = missing.size() - dropped;
+    StringBuilder s = new StringBuilder();
+    if (dropped > 0) {
+      s.append(dropped).append(" were received and then dropped without a word (the broad catch)");
+    }
+    if (unseen > 0) {
+      s.append(dropped > 0 ? ", " : "").append(unseen).append(" have no 'received' line under their id");
+      s.append(unattributed > 0 ? " (" + unattributed + " per-job lines named an id nobody enqueued, e.g. null: "
+          + "the worker read a renamed field)" : " (the worker never got them: read its log for the URL it used)");
+    }
+    return s.toString();
   }
 
   private static String first(Set<String> ids) {
