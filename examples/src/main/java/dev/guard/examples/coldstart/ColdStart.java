@@ -243,11 +243,13 @@ public final class ColdStart {
           break;
         }
         if (!workerProcess.isAlive()) {
-          workerExitSeen = workerExitSeen == null ? Instant.now() : workerExitSeen;
-          if (Duration.between(workerExitSeen, Instant.now()).toMillis() > 300
-              && (backendDoneAt != null || Duration.between(workerExitSeen, Instant.now()).compareTo(quietPeriod) > 0)) {
+          if (workerExitSeen == null) {
+            workerExitSeen = Instant.now();
             listener.event(run, worker.name() + " exited with " + workerProcess.exitValue()
-                + " before every job had an outcome");
+                + (backendDoneAt == null ? "; the backend goes on (its jobs are enqueued all the same)" : ""));
+          }
+          // the jobs are enqueued whether or not a worker is alive: let the backend finish (bounded)
+          if (backendDoneAt != null && Duration.between(workerExitSeen, Instant.now()).toMillis() > 300) {
             break;
           }
         }
@@ -295,7 +297,7 @@ public final class ColdStart {
     if (kept != null) {
       copyRedisLog(redis, dir);
     }
-    RunReconciliation r = new RunReconciliation(run, runId, order, worker.toString(), tally, extra, figures, kept);
+    RunReconciliation r = new RunReconciliation(run, runId, order, worker.toString(), jobs, tally, extra, figures, kept);
     if (kept != null) {
       writeString(dir.resolve("reconciliation.txt"), r.render());
     } else {

@@ -16,6 +16,7 @@ public final class RunReconciliation {
   private final String runId;
   private final List<Component> order;
   private final String worker;
+  private final int expectedJobs;
   private final Reconciler.Tally tally;
   private final List<String> violations;
   private final Figures figures;
@@ -31,12 +32,13 @@ public final class RunReconciliation {
       Optional<Integer> workerExit,
       Optional<Integer> backendExit) {}
 
-  RunReconciliation(int run, String runId, List<Component> order, String worker, Reconciler.Tally tally,
+  RunReconciliation(int run, String runId, List<Component> order, String worker, int expectedJobs, Reconciler.Tally tally,
       List<String> extraViolations, Figures figures, Path logs) {
     this.run = run;
     this.runId = runId;
     this.order = List.copyOf(order);
     this.worker = worker;
+    this.expectedJobs = expectedJobs;
     this.tally = tally;
     this.violations = java.util.stream.Stream.concat(extraViolations.stream(), tally.violations().stream()).toList();
     this.figures = figures;
@@ -78,8 +80,12 @@ public final class RunReconciliation {
     return tally.failed().size();
   }
 
+  /**
+   * Enqueued ids with no outcome; when the backend wrote no manifest, every expected job counts as
+   * missing (none can be accounted for), so a broken run never reads {@code missing=0}.
+   */
   public int missing() {
-    return tally.missing().size();
+    return tally.enqueued().isEmpty() ? expectedJobs : tally.missing().size();
   }
 
   /** The ids the backend enqueued with schema skew. */
