@@ -656,8 +656,28 @@ public final class ColdStart {
       return this;
     }
 
-    /** Copies the settings into an immutable {@link ColdStart}. */
+    /**
+     * Copies the settings into an immutable {@link ColdStart}.
+     *
+     * @throws IllegalStateException naming what is missing or inconsistent
+     */
     public ColdStart build() {
+      if (worker == null || backend == null) {
+        throw new IllegalStateException("ColdStart needs worker(ProcessSpec) and backend(ProcessSpec): the harness "
+            + "starts them as processes");
+      }
+      if (skewed > jobs) {
+        throw new IllegalStateException("skewed (" + skewed + ") cannot exceed jobs (" + jobs + ")");
+      }
+      if (fixedOrder != null) {
+        List<Component> needed = new ArrayList<>(List.of(Component.REDIS, Component.BACKEND, Component.WORKER));
+        if (broker == Broker.AMQP) {
+          needed.add(Component.BROKER);
+        }
+        if (fixedOrder.size() != needed.size() || !fixedOrder.containsAll(needed)) {
+          throw new IllegalStateException("order(...) must name each of " + needed + " once, was " + fixedOrder);
+        }
+      }
       return new ColdStart(this);
     }
   }
