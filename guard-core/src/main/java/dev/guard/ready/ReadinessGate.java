@@ -273,10 +273,7 @@ public final class ReadinessGate implements AutoCloseable {
         if (previous != null && previous.state() == r.state()) {
             return;
         }
-        String line = r.kind() + " " + r.target() + " " + r.state().label()
-                + (r.detail().isEmpty() ? "" : " (" + r.detail() + ")")
-                + ", attempt " + r.attempt() + ", " + ReadinessReport.seconds(r.elapsed()) + " of "
-                + ReadinessReport.seconds(deadline);
+        String line = logLine(r, deadline);
         if (!r.state().retryable()) {
             LOG.warn("{}; not retrying: {} does not change by waiting; {}", line, r.state().label(), r.cause());
         } else {
@@ -289,6 +286,14 @@ public final class ReadinessGate implements AutoCloseable {
                 LOG.warn("readiness listener failed on {}", line, e);
             }
         }
+    }
+
+    /** {@code redis 127.0.0.1:6379 loading (dataset 40% loaded), attempt 7, 3.1s of 60s}. */
+    static String logLine(ProbeResult r, Duration deadline) {
+        return r.kind() + " " + r.target() + " " + r.state().label()
+                + (r.detail().isEmpty() ? "" : " (" + r.detail() + ")")
+                + ", attempt " + r.attempt() + ", " + ReadinessReport.seconds(r.elapsed()) + " of "
+                + ReadinessReport.seconds(deadline);
     }
 
     static ProbeResult safeCheck(Probe probe, Duration timeout) {

@@ -3,46 +3,34 @@ package dev.guard.ready.nats;
 import dev.guard.config.Redaction;
 import dev.guard.ready.Probe;
 import dev.guard.ready.ProbeResult;
-import dev.guard.ready.ProbeState;
-import dev.guard.ready.internal.Classify;
 import dev.guard.ready.internal.Clients;
 import dev.guard.ready.internal.HostPort;
-import dev.guard.ready.internal.Timer;
-import dev.guard.ready.net.TcpProbe;
-import io.nats.client.Connection;
-import io.nats.client.ErrorListener;
-import io.nats.client.JetStreamApiException;
-import io.nats.client.JetStreamOptions;
-import io.nats.client.Nats;
-import io.nats.client.Options;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 
 /**
- * Connects (no reconnect, no connect retry), then {@code flush} for a PING/PONG round trip;
- * an optional JetStream stream must exist ({@code getStreamInfo}), else
- * {@link ProbeState#MISSING}. User/password or token and TLS ({@code tls://}) come from the
- * URL. A fresh connection per attempt, closed at once.
+ * Connects (no reconnect, no connect retry), then {@code flush} for a PING/PONG round trip; an
+ * optional JetStream stream must exist ({@code getStreamInfo}), else MISSING. User/password or
+ * token and TLS ({@code tls://}) come from the URL. A fresh connection per attempt. The
+ * jnats-bound half is loaded only after {@link Builder#build()} checked jnats is on the classpath.
  */
 public final class NatsProbe implements Probe {
 
     static final String CLIENT_CLASS = "io.nats.client.Nats";
     static final String ARTIFACT = "io.nats:jnats";
 
-    private final String[] servers;
-    private final List<HostPort> addresses;
-    private final String target;
+    private final Probe impl;
     private final String stream;
 
     NatsProbe(Builder b) {
-        this.servers = b.servers.toArray(String[]::new);
-        this.addresses = List.copyOf(b.addresses);
-        this.target = b.target;
+        this.impl = new JnatsProbe(b);
         this.stream = b.stream;
     }
 
@@ -58,99 +46,36 @@ public final class NatsProbe implements Probe {
 
     @Override
     public String target() {
-        return target;
+        return impl.target();
     }
 
+    /** The JetStream stream that must exist, or null. */
     public String requiredStream() {
         return stream;
     }
 
     @Override
     public ProbeResult check(Duration attemptTimeout) {
-        Timer timer = new Timer();
-        Connection c = null;
-        try {
-            Options options = Options.builder()
-                    .servers(servers)
-                    .connectionName("guard-readiness")
-                    .connectionTimeout(attemptTimeout)
-                    .maxReconnects(0)
-                    .noReconnect()
-                    .noRandomize()
-                    .errorListener(new ErrorListener() {})
-                    .build();
-            c = Nats.connect(options);
-            c.flush(timer.remaining(attemptTimeout).plusMillis(1));
-            if (stream != null) {
-                try {
-                    c.jetStreamManagement(JetStreamOptions.builder()
-                            .requestTimeout(timer.remaining(attemptTimeout).plusMillis(1)).build()).getStreamInfo(stream);
-                } catch (JetStreamApiException e) {
-                    if (e.getErrorCode() == 404 || e.getApiErrorCode() == 10059) {
-                        return ProbeResult.of(this, ProbeState.MISSING,
-                                "JetStream stream '" + stream + "' does not exist yet", e, timer.elapsed());
-                    }
-                    if (e.getErrorCode() == 503) {
-                        return ProbeResult.of(this, ProbeState.MISSING, "JetStream is not enabled on this server", e,
-                                timer.elapsed());
-                    }
-                    throw e;
-                }
-            }
-            return ProbeResult.of(this, ProbeState.READY,
-                    stream == null ? "PING/PONG ok" : "PING/PONG ok, stream '" + stream + "' exists", null,
-                    timer.elapsed());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return ProbeResult.of(this, ProbeState.TIMEOUT, "interrupted", e, timer.elapsed());
-        } catch (Exception e) {
-            return classify(e, timer);
-        } finally {
-            if (c != null) {
-                try {
-                    c.close();
-                } catch (Exception ignored) {
-                    // closing must not change the result
-                } 
-            }
-        }
+        return impl.check(attemptTimeout);
     }
 
-    private ProbeResult classify(Exception e, Timer timer) {
-        Duration took = timer.elapsed();
-        String msg = String.valueOf(e.getMessage());
-        if (Classify.isAuthText(msg) || e.getClass().getSimpleName().equals("AuthenticationException")) {
-            return ProbeResult.of(this, ProbeState.AUTH, "the server rejected the credentials (Authorization Violation)",
-                    e, took);
-        }
-        ProbeState s = Classify.generic(e);
-        if (s == ProbeState.TLS || s == ProbeState.AUTH || s == ProbeState.DNS) {
-            return ProbeResult.of(this, s, "", e, took);
-        }
-        if (msg.contains("Unable to connect") || s == ProbeState.REFUSED || s == ProbeState.TIMEOUT) {
-            // jnats folds refused, DNS and timeout into one message: ask the socket which it was
-            for (HostPort hp : addresses) {
-                ProbeResult tcp = TcpProbe.connect(this, hp, Duration.ofMillis(
-                        Math.max(1, Math.min(250, timer.remaining(Duration.ofSeconds(1)).toMillis()))), new Timer());
-                if (tcp != null) {
-                    return ProbeResult.of(this, tcp.state(), tcp.detail(), e, took);
-                }
-            }
-            return ProbeResult.of(this, ProbeState.TIMEOUT, "connected, but no NATS handshake/PONG in time", e, took);
-        }
-        if (s != null) {
-            return ProbeResult.of(this, s, "", e, took);
-        }
-        return ProbeResult.of(this, ProbeState.PROTOCOL, "unexpected answer (not NATS?)", e, took);
+    @Override
+    public void close() {
+        impl.close();
+    }
+
+    @Override
+    public String toString() {
+        return "NatsProbe[" + target() + "]";
     }
 
     /** Builder; {@link #build()} checks the URL(s) and that jnats is on the classpath. */
     public static final class Builder {
-        private final String url;
-        private final List<String> servers = new ArrayList<>();
-        private final List<HostPort> addresses = new ArrayList<>();
-        private String target;
-        private String stream;
+        final String url;
+        final List<String> servers = new ArrayList<>();
+        final List<HostPort> addresses = new ArrayList<>();
+        String target;
+        String stream;
 
         Builder(String url) {
             this.url = Objects.requireNonNull(url, "url");

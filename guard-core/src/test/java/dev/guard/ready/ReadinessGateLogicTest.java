@@ -1,0 +1,185 @@
+package dev.guard.ready;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The gate's orchestration with scripted probes and an injected clock and sleeper: exact
+ * schedules and state-change reporting, no sleeping. (Real servers: the per-client tests and
+ * {@code ReadinessGateTest}.)
+ */
+class ReadinessGateLogicTest {
+
+    /** A clock that only moves when the sleeper (or a probe) moves it. */
+    static final class FakeTime extends Clock implements Sleeper {
+        private volatile Instant now = Instant.parse("2026-01-01T00:00:00Z");
+        final List<Duration> sleeps = new CopyOnWriteArrayList<>();
+
+        @Override
+        public synchronized void sleep(Duration d) {
+            sleeps.add(d);
+            now = now.plus(d);
+        }
+
+        synchronized void advance(Duration d) {
+            now = now.plus(d);
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+    }
+
+    /** Answers state(n) on the n-th check (1-based); each check takes 1 ms of fake time. */
+    static Probe scripted(FakeTime time, IntFunction<ProbeState> script, AtomicInteger calls) {
+        return new Probe() {
+            @Override
+            public String kind() {
+                return "redis";
+            }
+
+            @Override
+            public String target() {
+                return "redis:6379";
+            }
+
+            @Override
+            public ProbeResult check(Duration attemptTimeout) {
+                int n = calls.incrementAndGet();
+                time.advance(Duration.ofMillis(1));
+                ProbeState s = script.apply(n);
+                return new ProbeResult(kind(), target(), s, s == ProbeState.LOADING ? "dataset " + n + "% loaded" : "",
+                        "", 1, Duration.ofMillis(1));
+            }
+        };
+    }
+
+    private static final Backoff NO_JITTER = Backoff.builder().jitter(0).build();
+
+    @Test
+    void retriesOnTheExactBackoffScheduleAndReportsOnlyStateChanges() {
+        FakeTime time = new FakeTime();
+        AtomicInteger calls = new AtomicInteger();
+        List<String> changes = new ArrayList<>();
+        Probe probe = scripted(time, n -> n <= 4 ? ProbeState.REFUSED : n <= 7 ? ProbeState.LOADING : ProbeState.READY, calls);
+        ReadinessGate gate = ReadinessGate.builder().probe(probe).deadline(Duration.ofSeconds(60)).backoff(NO_JITTER)
+                .clock(time).sleeper(time)
+                .listener((prev, cur) -> changes.add((prev == null ? "-" : prev.state().label()) + "->" + cur.state().label()
+                        + "@" + cur.attempt()))
+                .build();
+        ReadinessReport report = gate.await();
+        assertTrue(report.ready(), report.render());
+        assertEquals(8, calls.get());
+        assertEquals(List.of("-->refused@1", "refused->loading@5", "loading->ready@8"), changes);
+        // failsafe's schedule over 7 failures: 10, 20, 40, 65, 65, 65, 65 ms
+        assertEquals(List.of(10L, 20L, 40L, 65L, 65L, 65L, 65L), time.sleeps.stream().map(Duration::toMillis).toList());
+        ProbeResult last = report.results().get(0);
+        assertEquals(8, last.attempt());
+        assertEquals(Duration.ofMillis(10 + 20 + 40 + 65 * 4 + 8), last.elapsed());
+    }
+
+    @Test
+    void deadlineStopsTheLoopAndTheLastSleepIsCutToTheDeadline() {
+        FakeTime time = new FakeTime();
+        AtomicInteger calls = new AtomicInteger();
+        ReadinessGate gate = ReadinessGate.builder().probe(scripted(time, n -> ProbeState.LOADING, calls))
+                .deadline(Duration.ofMillis(300)).backoff(NO_JITTER).clock(time).sleeper(time).build();
+        ReadinessReport report = gate.await();
+        assertEquals(ReadinessReport.Outcome.DEADLINE, report.outcome());
+        // t=1 sleep10 t=11, t=12 sleep20 t=32, t=33 sleep40 t=73, t=74 s65 t=139, t=140 s65 t=205, t=206 s65 t=271,
+        // t=272 then only 28ms are left: the sleep is cut to the deadline, no attempt after it
+        assertEquals(7, calls.get());
+        assertEquals(List.of(10L, 20L, 40L, 65L, 65L, 65L, 28L), time.sleeps.stream().map(Duration::toMillis).toList());
+        assertEquals("dataset 7% loaded", report.results().get(0).detail());
+    }
+
+    @Test
+    void nonRetryableStateStopsAtOnceWithoutSleeping() {
+        FakeTime time = new FakeTime();
+        AtomicInteger calls = new AtomicInteger();
+        AtomicInteger other = new AtomicInteger();
+        ReadinessGate gate = ReadinessGate.builder()
+                .probe(scripted(time, n -> ProbeState.AUTH, calls))
+                .deadline(Duration.ofSeconds(60)).clock(time).sleeper(time).build();
+        ReadinessReport report = gate.await();
+        assertEquals(ReadinessReport.Outcome.NOT_RETRYABLE, report.outcome());
+        assertEquals(1, calls.get());
+        assertEquals(List.of(), time.sleeps);
+        assertEquals(0, other.get());
+    }
+
+    @Test
+    void stableWindowRequiresContinuousReadinessAndRestartsTheScheduleAfterAFlip() {
+        FakeTime time = new FakeTime();
+        AtomicInteger calls = new AtomicInteger();
+        List<String> changes = new ArrayList<>();
+        // ready at 1-2, flips to loading at 3, ready again from 4 on
+        Probe probe = scripted(time, n -> n == 3 ? ProbeState.LOADING : ProbeState.READY, calls);
+        ReadinessGate gate = ReadinessGate.builder().probe(probe).deadline(Duration.ofSeconds(60)).backoff(NO_JITTER)
+                .stableFor(Duration.ofMillis(200)).clock(time).sleeper(time)
+                .listener((prev, cur) -> changes.add(cur.state().label())).build();
+        ReadinessReport report = gate.await();
+        assertTrue(report.ready(), report.render());
+        assertEquals(List.of("ready", "loading", "ready"), changes);
+        // while READY it re-checks every 65 ms (the cap) until 200 ms of continuous readiness (each check: 1 ms)
+        assertEquals(List.of(65L, 65L, 10L, 65L, 65L, 65L, 2L),
+                time.sleeps.stream().map(Duration::toMillis).toList());
+        assertEquals("stable for 0.2s", report.results().get(0).detail());
+    }
+
+    @Test
+    void logLineNamesTargetStateAttemptAndElapsedOfDeadline() {
+        ProbeResult r = new ProbeResult("redis", "127.0.0.1:6379", ProbeState.LOADING, "dataset 40% loaded", "", 7,
+                Duration.ofMillis(3140));
+        assertEquals("redis 127.0.0.1:6379 loading (dataset 40% loaded), attempt 7, 3.1s of 60s",
+                ReadinessGate.logLine(r, Duration.ofSeconds(60)));
+    }
+
+    @Test
+    void aProbeThatThrowsBecomesAResultNotAnException() {
+        Probe broken = new Probe() {
+            @Override
+            public String kind() {
+                return "custom";
+            }
+
+            @Override
+            public String target() {
+                return "x:1";
+            }
+
+            @Override
+            public ProbeResult check(Duration attemptTimeout) {
+                throw new IllegalStateException("boom at redis://u:s3cret@x:1");
+            }
+        };
+        ReadinessReport report = ReadinessGate.builder().probe(broken).build().checkOnce();
+        ProbeResult r = report.results().get(0);
+        assertEquals(ProbeState.PROTOCOL, r.state());
+        assertEquals("the probe failed unexpectedly", r.detail());
+        assertEquals("java.lang.IllegalStateException: boom at redis://u:****@x:1", r.cause());
+    }
+}
