@@ -384,7 +384,7 @@ public final class ConfigGuard {
         private Violation configBroken(ConfigException e) {
             String origin = e.origin() == null ? "config" : location(e.origin());
             return new Violation("config", Violation.MALFORMED, Severity.ERROR, origin, "a config that does not load",
-                    "the config does not load: " + Redaction.maskText(e.getMessage()),
+                    "the config does not load: " + withoutQuotedText(e.getMessage()),
                     "fix the config file at " + origin + "; no config path can be checked until it loads");
         }
 
@@ -641,11 +641,11 @@ public final class ConfigGuard {
                 return;
             }
             if (endpoints != null) {
-                checkLoopback(name, setName, endpoints, origin, found, secret);
+                checkLoopback(name, setName, type, endpoints, origin, found, secret);
             }
         }
 
-        private void checkLoopback(String name, String setName, List<HostPort> endpoints, String origin, String found, boolean secret) {
+        private void checkLoopback(String name, String setName, SettingType type, List<HostPort> endpoints, String origin, String found, boolean secret) {
             List<String> loop = endpoints.stream().filter(hp -> Endpoints.isLoopback(hp.host(), lookupTimeout))
                     .map(HostPort::toString).distinct().toList();
             if (loop.isEmpty() || (allowLoopback && !container)) {
@@ -659,7 +659,7 @@ public final class ConfigGuard {
                         name + " points at " + what + ", but this runs in a container: there localhost is the pod/container itself,"
                                 + " not the " + service + ", so every connection will fail",
                         "set " + setName + " to the service's DNS name or IP (the Kubernetes Service or Compose service name, e.g. "
-                                + exampleValue(setName, SettingType.URL, "redis://redis:6379") + ")"
+                                + exampleValue(setName, type == SettingType.HOST_LIST ? type : SettingType.URL, "scheme://service-name:port") + ")"
                                 + (allowLoopback ? "; allowLoopback(true) is on, but it cannot make localhost reach another container" : "")));
             } else {
                 add(new Violation(name, Violation.LOOPBACK, Severity.ERROR, origin, found,
@@ -704,9 +704,9 @@ public final class ConfigGuard {
                 add(new Violation(setting, Violation.CONFLICT, Severity.WARNING,
                         names.stream().map(n -> "env " + n).collect(Collectors.joining(", ")),
                         names.stream().map(n -> n + "=" + mask(env.get(n), Redaction.isSecretName(n))).collect(Collectors.joining(", ")),
-                        String.join(" and ", names) + " are both set but point at different hosts (" + pointing
+                        and(names) + " are both set but point at different hosts (" + pointing
                                 + "): the backend and this worker may be talking to different servers",
-                        "use one name for this endpoint on both sides, or point " + String.join(" and ", names) + " at the same server"));
+                        "use one name for this endpoint on both sides, or point " + and(names) + " at the same server"));
             }
         }
     }
@@ -718,6 +718,25 @@ public final class ConfigGuard {
             return null;
         }
         return secret ? Redaction.MASK : Redaction.maskText(value);
+    }
+
+    /**
+     * A typesafe-config error message without the file text it quotes: a parse error can quote
+     * the token it choked on, which may be an unterminated secret.
+     */
+    private static String withoutQuotedText(String message) {
+        if (message == null) {
+            return "(no detail)";
+        }
+        return Redaction.maskText(message.replaceAll("'[^'\\n]*'?", "'…'").replaceAll("\"[^\"\\n]*\"?", "\"…\""));
+    }
+
+    /** "A and B", "A, B and C". */
+    private static String and(List<String> names) {
+        if (names.size() < 2) {
+            return String.join("", names);
+        }
+        return String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1);
     }
 
     private static String location(ConfigOrigin o) {
@@ -788,8 +807,11 @@ public final class ConfigGuard {
         return v == null ? "" : " (e.g. " + v + ")";
     }
 
+    /** An example value for a message; never for a secret, and URL-shaped only for endpoint settings. */
     private static String exampleValue(String name, SettingType type, String fallback) {
-        String n = name.toUpperCase(Locale.ROOT);
+        if (Redaction.isSecretName(name)) {
+            return null;
+        }
         switch (type) {
             case PORT:
                 return "6379";
@@ -797,14 +819,20 @@ public final class ConfigGuard {
                 return "4";
             case DURATION:
                 return "30s";
-            default:
+            case URL:
+            case HOST_LIST:
                 break;
+            default:
+                if (!name.toUpperCase(Locale.ROOT).matches(".*(URL|URI|ADDR|ADDRESS|ADDRESSES|SERVERS|BROKERS|HOST)S?$")) {
+                    return fallback;
+                }
         }
+        String n = name.toUpperCase(Locale.ROOT);
         if (n.contains("REDIS") || n.contains("CACHE")) {
             return "redis://redis:6379";
         }
         if (n.contains("KAFKA") || n.contains("BOOTSTRAP")) {
-            return "kafka-0.kafka:9092,kafka-1.kafka:9092";
+            return type == SettingType.URL ? "kafka://kafka-0.kafka:9092,kafka://kafka-1.kafka:9092" : "kafka-0.kafka:9092,kafka-1.kafka:9092";
         }
         if (n.contains("AMQP") || n.contains("RABBIT")) {
             return "amqp://rabbitmq:5672";
