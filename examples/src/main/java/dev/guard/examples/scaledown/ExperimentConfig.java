@@ -1,0 +1,135 @@
+package dev.guard.examples.scaledown;
+
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+
+/** Size and timing of one experiment run; immutable, from {@link #builder()} or the command line. */
+public final class ExperimentConfig {
+
+    private final int jobs;
+    private final int workers;
+    private final int events;
+    private final int perEvent;
+    private final Duration grace;
+    private final Duration safety;
+    private final int slowOneIn;
+    private final List<Mode> modes;
+    private final String redisUri;
+    private final String redisServer;
+    private final String workDir;
+
+    ExperimentConfig(Builder b) {
+        this.jobs = b.jobs;
+        this.workers = b.workers;
+        this.events = b.events;
+        this.perEvent = b.perEvent;
+        this.grace = b.grace;
+        this.safety = b.safety;
+        this.slowOneIn = b.slowOneIn;
+        this.modes = List.copyOf(b.modes);
+        this.redisUri = b.redisUri;
+        this.redisServer = b.redisServer;
+        this.workDir = b.workDir;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** {@code --jobs N --workers N --events N --per-event N --grace-ms N --safety-ms N --slow-one-in N --modes a,b --redis-uri U --redis-server PATH --work-dir DIR}. */
+    public static ExperimentConfig parse(String... args) {
+        Builder b = builder();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException("option " + a + " needs a value");
+            }
+            String v = args[++i];
+            switch (a) {
+                case "--jobs" -> b.jobs(Integer.parseInt(v));
+                case "--workers" -> b.workers(Integer.parseInt(v));
+                case "--events" -> b.events(Integer.parseInt(v));
+                case "--per-event" -> b.perEvent(Integer.parseInt(v));
+                case "--grace-ms" -> b.grace(Duration.ofMillis(Long.parseLong(v)));
+                case "--safety-ms" -> b.safety(Duration.ofMillis(Long.parseLong(v)));
+                case "--slow-one-in" -> b.slowOneIn(Integer.parseInt(v));
+                case "--modes" -> {
+                    EnumSet<Mode> ms = EnumSet.noneOf(Mode.class);
+                    for (String m : v.split(",")) {
+                        ms.add(Mode.parse(m.trim()));
+                    }
+                    b.modes(List.copyOf(ms));
+                }
+                case "--redis-uri" -> b.redisUri(v);
+                case "--redis-server" -> b.redisServer(v);
+                case "--work-dir" -> b.workDir(v);
+                default -> throw new IllegalArgumentException("unknown option " + a + "; options: --jobs --workers --events"
+                        + " --per-event --grace-ms --safety-ms --slow-one-in --modes --redis-uri --redis-server --work-dir");
+            }
+        }
+        return b.build();
+    }
+
+    public int jobs() { return jobs; }
+    public int workers() { return workers; }
+    public int events() { return events; }
+    public int perEvent() { return perEvent; }
+    public Duration grace() { return grace; }
+    public Duration safety() { return safety; }
+    public int slowOneIn() { return slowOneIn; }
+    public List<Mode> modes() { return modes; }
+    /** An existing Redis to use (unique key prefixes); null starts a private redis-server. */
+    public String redisUri() { return redisUri; }
+    public String redisServer() { return redisServer; }
+    public String workDir() { return workDir; }
+
+    @Override
+    public String toString() {
+        return jobs + " jobs, " + workers + " workers, " + events + " scale-down events of " + perEvent + " workers, grace "
+                + grace.toMillis() + " ms (safety margin " + safety.toMillis() + " ms), 1 job in " + slowOneIn + " slow";
+    }
+
+    /** Defaults are the documents' experiment: 100,000 jobs, 50 workers, 3 events of 5, grace 1 s. */
+    public static final class Builder {
+        private int jobs = 100_000;
+        private int workers = 50;
+        private int events = 3;
+        private int perEvent = 5;
+        private Duration grace = Duration.ofSeconds(1);
+        private Duration safety = Duration.ofMillis(300);
+        private int slowOneIn = 100;
+        private List<Mode> modes = List.of(Mode.values());
+        private String redisUri;
+        private String redisServer;
+        private String workDir = "target/scaledown";
+
+        Builder() {}
+
+        public Builder jobs(int jobs) { this.jobs = jobs; return this; }
+        public Builder workers(int workers) { this.workers = workers; return this; }
+        public Builder events(int events) { this.events = events; return this; }
+        public Builder perEvent(int perEvent) { this.perEvent = perEvent; return this; }
+        public Builder grace(Duration grace) { this.grace = Objects.requireNonNull(grace); return this; }
+        public Builder safety(Duration safety) { this.safety = Objects.requireNonNull(safety); return this; }
+        public Builder slowOneIn(int slowOneIn) { this.slowOneIn = slowOneIn; return this; }
+        public Builder modes(List<Mode> modes) { this.modes = List.copyOf(modes); return this; }
+        public Builder redisUri(String redisUri) { this.redisUri = redisUri; return this; }
+        public Builder redisServer(String redisServer) { this.redisServer = redisServer; return this; }
+        public Builder workDir(String workDir) { this.workDir = Objects.requireNonNull(workDir); return this; }
+
+        public ExperimentConfig build() {
+            if (jobs < 1 || workers < 1 || events < 0 || perEvent < 0 || perEvent > workers || slowOneIn < 1) {
+                throw new IllegalArgumentException("need jobs >= 1, workers >= 1, 0 <= per-event <= workers, events >= 0,"
+                        + " slow-one-in >= 1; got " + jobs + " jobs, " + workers + " workers, " + events + " events of "
+                        + perEvent + ", slow 1 in " + slowOneIn);
+            }
+            if (safety.compareTo(grace) >= 0) {
+                throw new IllegalArgumentException("--safety-ms " + safety.toMillis() + " must be below --grace-ms "
+                        + grace.toMillis());
+            }
+            return new ExperimentConfig(this);
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package dev.guard.examples.scaledown;
+
+import java.util.Locale;
+
+/** How a worker handles termination, one table row each. */
+public enum Mode {
+    /** BRPOP, no SIGTERM handler: the JVM exits at once on SIGTERM (143). */
+    NONE("no SIGTERM handling"),
+    /** Drain on SIGTERM: finish the current job, take no new one; no hand-back. */
+    GRACEFUL("graceful shutdown"),
+    /** Drain to the deadline, then hand the job back to the fallback list. */
+    FALLBACK("graceful + fallback queue"),
+    /** BLMOVE into a processing list, leases and a reaper; workers are SIGKILLed with no SIGTERM. */
+    CRASH_SAFE("crash-safe fetch (SIGKILL only)");
+
+    private final String label;
+
+    Mode(String label) {
+        this.label = label;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    public String arg() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    public static Mode parse(String s) {
+        for (Mode m : values()) {
+            if (m.arg().equalsIgnoreCase(s) || m.name().equalsIgnoreCase(s)) {
+                return m;
+            }
+        }
+        throw new IllegalArgumentException("unknown mode '" + s + "'; use none, graceful, fallback or crash-safe");
+    }
+}

@@ -1,0 +1,41 @@
+package dev.guard.examples.scaledown;
+
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+
+/**
+ * The idempotent result store: an upsert keyed by job id ({@code HSET <prefix>:results id
+ * worker}), so a job run twice is counted once; runs are counted apart
+ * ({@code HINCRBY <prefix>:runs id 1}). Both in one script, so a SIGKILL cannot split them.
+ */
+final class Sink {
+
+    private static final String WRITE = "redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]);"
+            + " return redis.call('HINCRBY', KEYS[2], ARGV[1], 1)";
+
+    private final StatefulRedisConnection<String, String> connection;
+    private final String results;
+    private final String runs;
+    private final String sha;
+
+    Sink(StatefulRedisConnection<String, String> connection, String prefix) {
+        this.connection = connection;
+        this.results = results(prefix);
+        this.runs = runs(prefix);
+        this.sha = connection.sync().scriptLoad(WRITE);
+    }
+
+    static String results(String prefix) {
+        return prefix + ":results";
+    }
+
+    static String runs(String prefix) {
+        return prefix + ":runs";
+    }
+
+    /** Returns how often this job has now been written (1 the first time). */
+    long write(String jobId, String worker) {
+        Long n = connection.sync().evalsha(sha, ScriptOutputType.INTEGER, new String[] {results, runs}, jobId, worker);
+        return n;
+    }
+}

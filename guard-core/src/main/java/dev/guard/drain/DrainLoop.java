@@ -1,0 +1,173 @@
+package dev.guard.drain;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The worker loop: fetch (short waits) until a stop is requested, run each job, ack it; a job
+ * whose handler hits the deadline ({@link HandBack}) or that was fetched just as the stop came
+ * is handed back. Returns the {@link ShutdownReceipt}; the caller closes its clients and exits
+ * with {@link ShutdownReceipt#exitCode()}.
+ *
+ * <pre>{@code
+ * Drain drain = Drain.install(DrainConfig.fromEnv());
+ * try (FallbackListQueue q = FallbackListQueue.builder(client, "emails").build()) {
+ *     ShutdownReceipt r = DrainLoop.builder(drain, q, (job, d) -> { for (Step s : steps(job)) { d.checkpoint(); s.run(); } })
+ *             .onHandBack(ledger::handedBack).build().run();
+ *     ...
+ * }
+ * }</pre>
+ *
+ * @param <J> the job type
+ */
+public final class DrainLoop<J> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DrainLoop.class);
+
+    private final Drain drain;
+    private final JobSource<J> source;
+    private final JobHandler<J> handler;
+    private final Consumer<String> onHandBack;
+    private final BiConsumer<String, Exception> onHandBackFailed;
+    private final boolean handBack;
+    private final Duration fetchErrorPause;
+
+    DrainLoop(Builder<J> b) {
+        this.drain = b.drain;
+        this.source = b.source;
+        this.handler = b.handler;
+        this.onHandBack = b.onHandBack;
+        this.onHandBackFailed = b.onHandBackFailed;
+        this.handBack = b.handBack;
+        this.fetchErrorPause = b.fetchErrorPause;
+    }
+
+    public static <J> Builder<J> builder(Drain drain, JobSource<J> source, JobHandler<J> handler) {
+        return new Builder<>(drain, source, handler);
+    }
+
+    /** Runs until a stop is requested and the current job is finished or handed back. */
+    public ShutdownReceipt run() {
+        while (!drain.stopping()) {
+            Optional<J> next;
+            try {
+                next = source.fetch();
+            } catch (RuntimeException e) {
+                LOG.warn("guard drain: fetch failed ({}); retrying in {} ms", e.toString(), fetchErrorPause.toMillis());
+                pause();
+                continue;
+            }
+            if (next.isEmpty()) {
+                continue;
+            }
+            J job = next.get();
+            drain.jobFetched();
+            if (drain.stopping() && handBack) {
+                handBack(job, "fetched as the stop arrived");
+                break;
+            }
+            try {
+                handler.handle(job, drain);
+                source.ack(job);
+                drain.jobDone();
+            } catch (HandBack signal) {
+                if (handBack) {
+                    handBack(job, signal.getMessage());
+                } else {
+                    LOG.warn("guard drain: job {} passed the deadline and hand-back is off: it is dropped", source.idOf(job));
+                }
+                break;
+            } catch (Exception e) {
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                drain.jobFailed();
+                LOG.warn("guard drain: job {} failed: {}", source.idOf(job), e.toString());
+                try {
+                    source.fail(job, e);
+                } catch (RuntimeException failError) {
+                    LOG.error("guard drain: job {} failed and could not be parked: {}", source.idOf(job), failError.toString());
+                }
+            }
+        }
+        return drain.finish();
+    }
+
+    private void handBack(J job, String why) {
+        String id = source.idOf(job);
+        try {
+            source.handBack(job);
+            drain.jobHandedBack();
+            LOG.info("guard drain: job {} handed back ({})", id, why);
+            onHandBack.accept(id);
+        } catch (HandBackFailedException | RuntimeException e) {
+            drain.jobHandBackFailed(id);
+            LOG.error("guard drain: HAND-BACK FAILED for job {}: {}. The job may be lost unless the queue kept a copy;"
+                    + " reconcile it by id. The worker will exit with code {}.", id, e.getMessage(),
+                    ShutdownReceipt.EXIT_HAND_BACK_FAILED);
+            onHandBackFailed.accept(id, e);
+        }
+    }
+
+    private void pause() {
+        try {
+            drain.awaitStop(fetchErrorPause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            drain.requestStop("interrupted");
+        }
+    }
+
+    /** Mutable builder. */
+    public static final class Builder<J> {
+        private final Drain drain;
+        private final JobSource<J> source;
+        private final JobHandler<J> handler;
+        private Consumer<String> onHandBack = id -> { };
+        private BiConsumer<String, Exception> onHandBackFailed = (id, e) -> { };
+        private boolean handBack = true;
+        private Duration fetchErrorPause = Duration.ofMillis(500);
+
+        Builder(Drain drain, JobSource<J> source, JobHandler<J> handler) {
+            this.drain = Objects.requireNonNull(drain, "drain");
+            this.source = Objects.requireNonNull(source, "source");
+            this.handler = Objects.requireNonNull(handler, "handler");
+        }
+
+        /** Called with the job id after each successful hand-back (e.g. a ledger's HANDED_BACK outcome). */
+        public Builder<J> onHandBack(Consumer<String> callback) {
+            this.onHandBack = Objects.requireNonNull(callback, "callback");
+            return this;
+        }
+
+        /** Called with the job id and the cause when a hand-back failed. */
+        public Builder<J> onHandBackFailed(BiConsumer<String, Exception> callback) {
+            this.onHandBackFailed = Objects.requireNonNull(callback, "callback");
+            return this;
+        }
+
+        /**
+         * Whether to hand jobs back (default true). False gives the plain "graceful exit": a job
+         * fetched during the stop is still run, and a job past the deadline is dropped.
+         */
+        public Builder<J> handBack(boolean handBack) {
+            this.handBack = handBack;
+            return this;
+        }
+
+        /** How long to wait after a failed fetch before the next one (default 500 ms). */
+        public Builder<J> fetchErrorPause(Duration pause) {
+            this.fetchErrorPause = Objects.requireNonNull(pause, "pause");
+            return this;
+        }
+
+        public DrainLoop<J> build() {
+            return new DrainLoop<>(this);
+        }
+    }
+}

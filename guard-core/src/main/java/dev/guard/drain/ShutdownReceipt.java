@@ -1,0 +1,134 @@
+package dev.guard.drain;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one worker did with the jobs it took: fetched, done, failed, handed back, and the ids it
+ * failed to hand back (those are possibly lost). Printed as one line and as JSON when the worker
+ * stops; {@link #exitCode()} is what {@code main} should exit with.
+ */
+public final class ShutdownReceipt {
+
+    /** Exit code after a drain in which a hand-back failed (sysexits EX_SOFTWARE). */
+    public static final int EXIT_HAND_BACK_FAILED = 70;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final String workerId;
+    private final String reason;
+    private final long fetched;
+    private final long done;
+    private final long failed;
+    private final long handedBack;
+    private final List<String> handBackFailedIds;
+    private final long drainMillis;
+
+    ShutdownReceipt(String workerId, String reason, long fetched, long done, long failed, long handedBack,
+            List<String> handBackFailedIds, long drainMillis) {
+        this.workerId = workerId;
+        this.reason = reason;
+        this.fetched = fetched;
+        this.done = done;
+        this.failed = failed;
+        this.handedBack = handedBack;
+        this.handBackFailedIds = List.copyOf(handBackFailedIds);
+        this.drainMillis = drainMillis;
+    }
+
+    public String workerId() {
+        return workerId;
+    }
+
+    /** What stopped the worker: SIGTERM, SIGINT, JVM shutdown, or what the caller passed to requestStop. */
+    public String reason() {
+        return reason;
+    }
+
+    public long fetched() {
+        return fetched;
+    }
+
+    public long done() {
+        return done;
+    }
+
+    public long failed() {
+        return failed;
+    }
+
+    public long handedBack() {
+        return handedBack;
+    }
+
+    public long handBackFailed() {
+        return handBackFailedIds.size();
+    }
+
+    public List<String> handBackFailedIds() {
+        return handBackFailedIds;
+    }
+
+    /** Milliseconds from the stop request to this receipt (0 when no stop was requested). */
+    public long drainMillis() {
+        return drainMillis;
+    }
+
+    /** True when every fetched job was done, failed or handed back. */
+    public boolean clean() {
+        return handBackFailedIds.isEmpty() && fetched == done + failed + handedBack;
+    }
+
+    /** 0 after a clean drain, {@value #EXIT_HAND_BACK_FAILED} when a job could not be handed back or is unaccounted for. */
+    public int exitCode() {
+        return clean() ? 0 : EXIT_HAND_BACK_FAILED;
+    }
+
+    /** One line for the log: {@code guard drain receipt: worker=... fetched=... done=... handed_back=...}. */
+    public String toLine() {
+        StringBuilder sb = new StringBuilder("guard drain receipt: worker=").append(workerId)
+                .append(" reason=").append(reason)
+                .append(" fetched=").append(fetched)
+                .append(" done=").append(done)
+                .append(" failed=").append(failed)
+                .append(" handed_back=").append(handedBack)
+                .append(" hand_back_failed=").append(handBackFailedIds.size());
+        if (!handBackFailedIds.isEmpty()) {
+            sb.append(" lost_ids=").append(String.join(",", handBackFailedIds));
+        }
+        long unaccounted = fetched - done - failed - handedBack - handBackFailedIds.size();
+        if (unaccounted != 0) {
+            sb.append(" unaccounted=").append(unaccounted);
+        }
+        return sb.append(" drain_ms=").append(drainMillis).append(" exit=").append(exitCode()).toString();
+    }
+
+    /** The same facts as JSON, one object. */
+    public String toJson() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("worker", workerId);
+        m.put("reason", reason);
+        m.put("fetched", fetched);
+        m.put("done", done);
+        m.put("failed", failed);
+        m.put("handedBack", handedBack);
+        m.put("handBackFailed", handBackFailedIds.size());
+        m.put("handBackFailedIds", handBackFailedIds);
+        m.put("drainMillis", drainMillis);
+        m.put("clean", clean());
+        m.put("exitCode", exitCode());
+        try {
+            return JSON.writeValueAsString(m);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("receipt is plain data and always serializes", e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return toLine();
+    }
+}

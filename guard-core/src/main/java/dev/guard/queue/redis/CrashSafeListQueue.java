@@ -1,0 +1,307 @@
+package dev.guard.queue.redis;
+
+import dev.guard.drain.HandBackFailedException;
+import dev.guard.drain.JobSource;
+import io.lettuce.core.LMoveArgs;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A crash-safe Redis list queue: BLMOVE moves each job from the queue into this worker's
+ * processing list ({@code <queue>:processing:<workerId>}), so Redis keeps a copy until the job
+ * is acked (LREM). A heartbeat renews the lease {@code <queue>:lease:<workerId>} (SET PX) every
+ * lease/3; when a worker dies without a word (SIGKILL, OOM kill, node loss), its lease expires
+ * and a {@link ListReaper} returns its processing list to the queue within about one lease
+ * period. Delivery is at least once: make results idempotent. Producers LPUSH onto
+ * {@code queue}; returned and handed-back jobs are RPUSHed, so they are taken next.
+ */
+public final class CrashSafeListQueue implements JobSource<RedisJob> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CrashSafeListQueue.class);
+
+    private final ListKeys keys;
+    private final String workerId;
+    private final String processing;
+    private final String lease;
+    private final Duration leaseTtl;
+    private final Duration pollTimeout;
+    private final Duration handBackTimeout;
+    private final int maxInterruptions;
+    private final Function<String, String> idOf;
+    private final StatefulRedisConnection<String, String> connection;
+    private final StatefulRedisConnection<String, String> heartbeatConnection;
+    private final ScheduledExecutorService heartbeat;
+    private final ListReaper reaper;
+
+    CrashSafeListQueue(Builder b) {
+        this.keys = new ListKeys(b.queue, b.deadLetter);
+        this.workerId = b.workerId == null ? Redis.defaultWorkerId() : b.workerId;
+        this.processing = keys.processing(workerId);
+        this.lease = keys.lease(workerId);
+        this.leaseTtl = b.leaseTtl;
+        this.pollTimeout = b.pollTimeout;
+        this.handBackTimeout = b.handBackTimeout;
+        this.maxInterruptions = b.maxInterruptions;
+        this.idOf = b.idOf;
+        this.connection = b.client.connect();
+        this.heartbeatConnection = b.client.connect();
+        ListReaper.Builder rb = ListReaper.builder(b.client, b.queue).maxInterruptions(b.maxInterruptions).onReap(b.onReap);
+        if (b.deadLetter != null) {
+            rb.deadLetter(b.deadLetter);
+        }
+        if (!b.reapEvery.isZero()) {
+            rb.every(b.reapEvery);
+        }
+        ListReaper built = rb.build(heartbeatConnection);
+        renewLease();
+        ReapResult recovered = built.recover(workerId);
+        if (recovered.jobsReturned() + recovered.jobsDeadLettered() > 0) {
+            LOG.warn("guard crash-safe queue '{}': worker {} found {} job(s) of its previous run in {} and returned them",
+                    keys.queue, workerId, recovered.jobsReturned() + recovered.jobsDeadLettered(), processing);
+        }
+        long period = Math.max(1, leaseTtl.toMillis() / 3);
+        this.heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "guard-lease-" + workerId);
+            t.setDaemon(true);
+            return t;
+        });
+        heartbeat.scheduleAtFixedRate(this::beat, period, period, TimeUnit.MILLISECONDS);
+        this.reaper = b.reapEvery.isZero() ? null : built.start();
+    }
+
+    /** A queue on {@code client} (the caller owns the client; the queue opens two connections and closes them). */
+    public static Builder builder(RedisClient client, String queue) {
+        return new Builder(client, queue);
+    }
+
+    public String workerId() {
+        return workerId;
+    }
+
+    /** This worker's processing list. */
+    public String processingList() {
+        return processing;
+    }
+
+    public String leaseKey() {
+        return lease;
+    }
+
+    private void renewLease() {
+        RedisFuture<String> set = heartbeatConnection.async().set(lease, Long.toString(ProcessHandle.current().pid()),
+                SetArgs.Builder.px(leaseTtl.toMillis()));
+        RedisFuture<Long> add = heartbeatConnection.async().sadd(keys.workers, workerId);
+        try {
+            Redis.await(set, leaseTtl);
+            Redis.await(add, leaseTtl);
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException("guard crash-safe queue '" + keys.queue + "': could not renew lease " + lease
+                    + " within " + leaseTtl.toMillis() + " ms (" + Redis.describe(e) + "); without a lease the reaper"
+                    + " returns this worker's jobs to other workers", e);
+        }
+    }
+
+    private void beat() {
+        try {
+            renewLease();
+        } catch (RuntimeException e) {
+            LOG.warn("{}", e.getMessage());
+        }
+    }
+
+    @Override
+    public Optional<RedisJob> fetch() {
+        String payload = connection.sync().blmove(keys.queue, processing, LMoveArgs.Builder.rightLeft(),
+                Redis.seconds(pollTimeout));
+        if (payload == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new RedisJob(idOf.apply(payload), payload, keys.queue, null, 1));
+    }
+
+    /** LREM from the processing list and forget the job's interruption count (one round trip). */
+    @Override
+    public void ack(RedisJob job) {
+        RedisFuture<Long> removed = connection.async().lrem(processing, 1, job.payload());
+        connection.async().hdel(keys.interruptions, job.payload());
+        try {
+            if (Redis.await(removed, Duration.ofSeconds(10)) == 0) {
+                LOG.warn("guard crash-safe queue '{}': job {} was no longer in {} at ack: the lease had lapsed and a reaper"
+                        + " returned it, so it may run twice (results must be idempotent)", keys.queue, job.id(), processing);
+            }
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException("guard crash-safe queue '" + keys.queue + "': ack (LREM) of job " + job.id()
+                    + " failed (" + Redis.describe(e) + "); it stays in " + processing + " and will run again", e);
+        }
+    }
+
+    /**
+     * Atomically moves the job from the processing list back to the queue (taken next), counting
+     * an interruption; at the limit it goes to the dead-letter list instead.
+     */
+    @Override
+    public void handBack(RedisJob job) throws HandBackFailedException {
+        try {
+            Long r = Redis.await(connection.async().eval(ListKeys.HAND_BACK, ScriptOutputType.INTEGER,
+                    new String[] {processing, keys.queue, keys.interruptions, keys.dead},
+                    job.payload(), Integer.toString(maxInterruptions)), handBackTimeout);
+            if (r == 2) {
+                LOG.warn("guard crash-safe queue '{}': job {} reached {} interruptions and was moved to '{}'",
+                        keys.queue, job.id(), maxInterruptions, keys.dead);
+            } else if (r == 0) {
+                LOG.warn("guard crash-safe queue '{}': job {} was no longer in {} at hand-back (a reaper returned it)",
+                        keys.queue, job.id(), processing);
+            }
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new HandBackFailedException(job.id(), "hand-back of job " + job.id() + " from " + processing + " to '"
+                    + keys.queue + "' did not complete within " + handBackTimeout.toMillis() + " ms (" + Redis.describe(e)
+                    + "); the job stays in the processing list and the reaper returns it once the lease expires", e);
+        }
+    }
+
+    /** Moves the job from the processing list to the dead-letter list (a failure, not an interruption). */
+    @Override
+    public void fail(RedisJob job, Exception cause) {
+        connection.sync().eval(ListKeys.FAIL, ScriptOutputType.INTEGER, new String[] {processing, keys.dead}, job.payload());
+    }
+
+    @Override
+    public String idOf(RedisJob job) {
+        return job.id();
+    }
+
+    /**
+     * Stops the heartbeat and reaper. With an empty processing list the lease is deleted and the
+     * worker unregistered; otherwise the lease is left to expire so a reaper returns the jobs.
+     */
+    @Override
+    public void close() {
+        heartbeat.shutdownNow();
+        if (reaper != null) {
+            reaper.close();
+        }
+        try {
+            Long left = connection.sync().llen(processing);
+            if (left == 0) {
+                connection.sync().del(lease);
+                connection.sync().srem(keys.workers, workerId);
+            } else {
+                LOG.warn("guard crash-safe queue '{}': worker {} closes with {} job(s) in {}; a reaper returns them once"
+                        + " the lease expires", keys.queue, workerId, left, processing);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("guard crash-safe queue '{}': could not clean up lease of {} ({}); it expires by itself",
+                    keys.queue, workerId, Redis.describe(e));
+        } finally {
+            heartbeatConnection.close();
+            connection.close();
+        }
+    }
+
+    /** Mutable builder. */
+    public static final class Builder {
+        private final RedisClient client;
+        private final String queue;
+        private String workerId;
+        private String deadLetter;
+        private Duration leaseTtl = Duration.ofSeconds(3);
+        private Duration pollTimeout = Duration.ofSeconds(1);
+        private Duration handBackTimeout = Duration.ofSeconds(2);
+        private Duration reapEvery = Duration.ofSeconds(1);
+        private int maxInterruptions = 3;
+        private Function<String, String> idOf = Function.identity();
+        private Consumer<ReapResult> onReap = r -> { };
+
+        Builder(RedisClient client, String queue) {
+            this.client = Objects.requireNonNull(client, "client");
+            this.queue = Objects.requireNonNull(queue, "queue");
+        }
+
+        /** Unique per live worker (default HOSTNAME-pid); a restarted worker with the same id recovers its own jobs. */
+        public Builder workerId(String workerId) {
+            this.workerId = Objects.requireNonNull(workerId, "workerId");
+            return this;
+        }
+
+        public Builder deadLetter(String deadLetter) {
+            this.deadLetter = Objects.requireNonNull(deadLetter, "deadLetter");
+            return this;
+        }
+
+        /**
+         * Lease time to live (default 3 s), renewed every third of it. A dead worker's jobs come
+         * back about one lease later; a pause (GC, CPU starvation) longer than the lease makes a
+         * live worker's job run twice.
+         */
+        public Builder leaseTtl(Duration leaseTtl) {
+            if (leaseTtl.toMillis() < 3) {
+                throw new IllegalArgumentException("lease TTL must be at least 3 ms, was " + leaseTtl.toMillis() + " ms");
+            }
+            this.leaseTtl = leaseTtl;
+            return this;
+        }
+
+        /** How long one BLMOVE blocks (default 1 s). */
+        public Builder pollTimeout(Duration pollTimeout) {
+            this.pollTimeout = Objects.requireNonNull(pollTimeout, "pollTimeout");
+            return this;
+        }
+
+        public Builder handBackTimeout(Duration handBackTimeout) {
+            this.handBackTimeout = Objects.requireNonNull(handBackTimeout, "handBackTimeout");
+            return this;
+        }
+
+        /** How often this worker's embedded reaper runs (default 1 s); {@link Duration#ZERO} runs none. */
+        public Builder reapEvery(Duration reapEvery) {
+            this.reapEvery = Objects.requireNonNull(reapEvery, "reapEvery");
+            return this;
+        }
+
+        /** A job interrupted this many times (reaped or handed back) is dead-lettered (default 3). */
+        public Builder maxInterruptions(int max) {
+            if (max < 1) {
+                throw new IllegalArgumentException("maxInterruptions must be at least 1, was " + max);
+            }
+            this.maxInterruptions = max;
+            return this;
+        }
+
+        public Builder idOf(Function<String, String> idOf) {
+            this.idOf = Objects.requireNonNull(idOf, "idOf");
+            return this;
+        }
+
+        public Builder onReap(Consumer<ReapResult> onReap) {
+            this.onReap = Objects.requireNonNull(onReap, "onReap");
+            return this;
+        }
+
+        /** Registers the worker, takes the lease, recovers its own leftovers, starts heartbeat and reaper. */
+        public CrashSafeListQueue build() {
+            return new CrashSafeListQueue(this);
+        }
+    }
+}

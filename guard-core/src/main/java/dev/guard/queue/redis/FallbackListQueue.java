@@ -1,0 +1,147 @@
+package dev.guard.queue.redis;
+
+import dev.guard.drain.HandBackFailedException;
+import dev.guard.drain.JobSource;
+import io.lettuce.core.KeyValue;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * A Redis list queue read with BRPOP over {@code [fallback, queue]}, so handed-back jobs are
+ * taken first; hand-back is an LPUSH to the fallback list. BRPOP deletes the job: between fetch
+ * and ack the only copy is in this process, so a SIGKILL loses it (use {@link CrashSafeListQueue}
+ * when that matters). Producers LPUSH onto {@code queue}.
+ */
+public final class FallbackListQueue implements JobSource<RedisJob> {
+
+    private final String queue;
+    private final String fallback;
+    private final String deadLetter;
+    private final Duration pollTimeout;
+    private final Duration handBackTimeout;
+    private final Function<String, String> idOf;
+    private final StatefulRedisConnection<String, String> connection;
+
+    FallbackListQueue(Builder b) {
+        this.queue = b.queue;
+        this.fallback = b.fallback == null ? b.queue + ":fallback" : b.fallback;
+        this.deadLetter = b.deadLetter == null ? b.queue + ":dead" : b.deadLetter;
+        this.pollTimeout = b.pollTimeout;
+        this.handBackTimeout = b.handBackTimeout;
+        this.idOf = b.idOf;
+        this.connection = b.client.connect();
+    }
+
+    /** A queue on {@code client} (the caller owns the client; this queue opens and closes its own connection). */
+    public static Builder builder(RedisClient client, String queue) {
+        return new Builder(client, queue);
+    }
+
+    public String queue() {
+        return queue;
+    }
+
+    public String fallback() {
+        return fallback;
+    }
+
+    @Override
+    public Optional<RedisJob> fetch() {
+        KeyValue<String, String> kv = connection.sync().brpop(Redis.seconds(pollTimeout), fallback, queue);
+        if (kv == null || !kv.hasValue()) {
+            return Optional.empty();
+        }
+        String payload = kv.getValue();
+        return Optional.of(new RedisJob(idOf.apply(payload), payload, kv.getKey(), null, 1));
+    }
+
+    /** Nothing to do: BRPOP already removed the job. */
+    @Override
+    public void ack(RedisJob job) {
+    }
+
+    /** LPUSH to the fallback list, waiting at most the hand-back timeout. */
+    @Override
+    public void handBack(RedisJob job) throws HandBackFailedException {
+        try {
+            Redis.await(connection.async().lpush(fallback, job.payload()), handBackTimeout);
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new HandBackFailedException(job.id(), "LPUSH of job " + job.id() + " to fallback list '" + fallback
+                    + "' did not complete within " + handBackTimeout.toMillis() + " ms (" + Redis.describe(e) + ")", e);
+        }
+    }
+
+    /** LPUSH to the dead-letter list ({@code <queue>:dead}). */
+    @Override
+    public void fail(RedisJob job, Exception cause) {
+        connection.sync().lpush(deadLetter, job.payload());
+    }
+
+    @Override
+    public String idOf(RedisJob job) {
+        return job.id();
+    }
+
+    @Override
+    public void close() {
+        connection.close();
+    }
+
+    /** Mutable builder. */
+    public static final class Builder {
+        private final RedisClient client;
+        private final String queue;
+        private String fallback;
+        private String deadLetter;
+        private Duration pollTimeout = Duration.ofSeconds(1);
+        private Duration handBackTimeout = Duration.ofSeconds(2);
+        private Function<String, String> idOf = Function.identity();
+
+        Builder(RedisClient client, String queue) {
+            this.client = Objects.requireNonNull(client, "client");
+            this.queue = Objects.requireNonNull(queue, "queue");
+        }
+
+        /** The fallback list (default {@code <queue>:fallback}). */
+        public Builder fallback(String fallback) {
+            this.fallback = Objects.requireNonNull(fallback, "fallback");
+            return this;
+        }
+
+        /** Where failed jobs go (default {@code <queue>:dead}). */
+        public Builder deadLetter(String deadLetter) {
+            this.deadLetter = Objects.requireNonNull(deadLetter, "deadLetter");
+            return this;
+        }
+
+        /** How long one BRPOP blocks (default 1 s): the longest a stop goes unnoticed by an idle worker. */
+        public Builder pollTimeout(Duration pollTimeout) {
+            this.pollTimeout = Objects.requireNonNull(pollTimeout, "pollTimeout");
+            return this;
+        }
+
+        /** How long a hand-back may take (default 2 s); keep it inside the safety margin. */
+        public Builder handBackTimeout(Duration handBackTimeout) {
+            this.handBackTimeout = Objects.requireNonNull(handBackTimeout, "handBackTimeout");
+            return this;
+        }
+
+        /** Extracts the job id from the payload (default: the payload is the id). */
+        public Builder idOf(Function<String, String> idOf) {
+            this.idOf = Objects.requireNonNull(idOf, "idOf");
+            return this;
+        }
+
+        /** Opens the connection. */
+        public FallbackListQueue build() {
+            return new FallbackListQueue(this);
+        }
+    }
+}

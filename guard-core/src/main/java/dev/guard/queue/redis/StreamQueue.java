@@ -1,0 +1,297 @@
+package dev.guard.queue.redis;
+
+import dev.guard.drain.HandBackFailedException;
+import dev.guard.drain.JobSource;
+import io.lettuce.core.Consumer;
+import io.lettuce.core.Limit;
+import io.lettuce.core.Range;
+import io.lettuce.core.RedisBusyException;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.StreamMessage;
+import io.lettuce.core.XAutoClaimArgs;
+import io.lettuce.core.XClaimArgs;
+import io.lettuce.core.XGroupCreateArgs;
+import io.lettuce.core.XReadArgs;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.models.stream.ClaimedMessages;
+import io.lettuce.core.models.stream.PendingMessage;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Redis Streams queue with a consumer group: XREADGROUP to read, XACK (and XDEL) when done, and
+ * XAUTOCLAIM to take over entries that another consumer left pending for longer than the
+ * claim min-idle time (it died, or handed the entry back). Each fetch first tries to claim one
+ * such entry, then reads new ones. An entry delivered more than {@code maxInterruptions + 1}
+ * times (interrupted that often) is copied to the dead-letter stream and acked instead of being
+ * retried forever. Entries carry the payload in one field (default {@code job}).
+ */
+public final class StreamQueue implements JobSource<RedisJob> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StreamQueue.class);
+
+    private final String stream;
+    private final String group;
+    private final String consumerName;
+    private final Consumer<String> consumer;
+    private final String deadLetter;
+    private final String field;
+    private final Duration claimMinIdle;
+    private final Duration pollTimeout;
+    private final Duration handBackTimeout;
+    private final int maxInterruptions;
+    private final boolean deleteOnAck;
+    private final Function<String, String> idOf;
+    private final StatefulRedisConnection<String, String> connection;
+    private String claimCursor = "0-0";
+    private long deadLettered;
+
+    StreamQueue(Builder b) {
+        this.stream = b.stream;
+        this.group = b.group;
+        this.consumerName = b.consumer == null ? Redis.defaultWorkerId() : b.consumer;
+        this.consumer = Consumer.from(group, consumerName);
+        this.deadLetter = b.deadLetter == null ? b.stream + ":dead" : b.deadLetter;
+        this.field = b.field;
+        this.claimMinIdle = b.claimMinIdle;
+        this.pollTimeout = b.pollTimeout;
+        this.handBackTimeout = b.handBackTimeout;
+        this.maxInterruptions = b.maxInterruptions;
+        this.deleteOnAck = b.deleteOnAck;
+        this.idOf = b.idOf;
+        this.connection = b.client.connect();
+        try {
+            connection.sync().xgroupCreate(XReadArgs.StreamOffset.from(stream, "0"), group,
+                    XGroupCreateArgs.Builder.mkstream(true));
+        } catch (RedisBusyException e) {
+            // BUSYGROUP: the group exists already
+        }
+    }
+
+    public static Builder builder(RedisClient client, String stream, String group) {
+        return new Builder(client, stream, group);
+    }
+
+    public String consumerName() {
+        return consumerName;
+    }
+
+    /** Entries dead-lettered by this consumer so far. */
+    public long deadLettered() {
+        return deadLettered;
+    }
+
+    @Override
+    public Optional<RedisJob> fetch() {
+        Optional<RedisJob> claimed = claimOne();
+        if (claimed.isPresent()) {
+            return claimed;
+        }
+        List<StreamMessage<String, String>> read = connection.sync().xreadgroup(consumer,
+                XReadArgs.Builder.count(1).block(pollTimeout), XReadArgs.StreamOffset.lastConsumed(stream));
+        if (read == null || read.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(job(read.get(0), 1));
+    }
+
+    /** XAUTOCLAIM one entry idle for at least claimMinIdle; dead-letters it when interrupted too often. */
+    private Optional<RedisJob> claimOne() {
+        for (int i = 0; i < 16; i++) {
+            ClaimedMessages<String, String> c = connection.sync().xautoclaim(stream,
+                    XAutoClaimArgs.Builder.xautoclaim(consumer, claimMinIdle, claimCursor).count(1));
+            claimCursor = c.getId() == null ? "0-0" : c.getId();
+            if (c.getMessages().isEmpty()) {
+                return Optional.empty();
+            }
+            StreamMessage<String, String> m = c.getMessages().get(0);
+            long deliveries = deliveries(m.getId());
+            if (m.getBody() == null || m.getBody().get(field) == null) {
+                // deleted entry or foreign shape: nothing to run
+                connection.sync().xack(stream, group, m.getId());
+                continue;
+            }
+            if (deliveries - 1 >= maxInterruptions) {
+                deadLetter(m, deliveries);
+                continue;
+            }
+            LOG.info("guard stream queue '{}': claimed entry {} (delivery {}) left pending by another consumer",
+                    stream, m.getId(), deliveries);
+            return Optional.of(job(m, deliveries));
+        }
+        return Optional.empty();
+    }
+
+    private long deliveries(String entryId) {
+        List<PendingMessage> p = connection.sync().xpending(stream, group, Range.create(entryId, entryId), Limit.from(1));
+        return p.isEmpty() ? 1 : p.get(0).getRedeliveryCount();
+    }
+
+    private void deadLetter(StreamMessage<String, String> m, long deliveries) {
+        Map<String, String> body = new LinkedHashMap<>(m.getBody());
+        body.put("guard.source", stream);
+        body.put("guard.entry", m.getId());
+        body.put("guard.deliveries", Long.toString(deliveries));
+        body.put("guard.reason", "interrupted " + (deliveries - 1) + " times (limit " + maxInterruptions + ")");
+        connection.sync().xadd(deadLetter, body);
+        ack(m.getId());
+        deadLettered++;
+        LOG.warn("guard stream queue '{}': entry {} (job {}) was interrupted {} times and moved to '{}'",
+                stream, m.getId(), idOf.apply(m.getBody().get(field)), deliveries - 1, deadLetter);
+    }
+
+    private RedisJob job(StreamMessage<String, String> m, long deliveries) {
+        String payload = m.getBody().get(field);
+        if (payload == null) {
+            throw new IllegalStateException("guard stream queue '" + stream + "': entry " + m.getId() + " has no field '"
+                    + field + "' (fields: " + m.getBody().keySet() + "); producers must XADD the payload under '" + field + "'");
+        }
+        return new RedisJob(idOf.apply(payload), payload, stream, m.getId(), deliveries);
+    }
+
+    private void ack(String entryId) {
+        connection.sync().xack(stream, group, entryId);
+        if (deleteOnAck) {
+            connection.sync().xdel(stream, entryId);
+        }
+    }
+
+    @Override
+    public void ack(RedisJob job) {
+        ack(job.entryId());
+    }
+
+    /**
+     * Leaves the entry pending but marks it idle for the claim min-idle time (XCLAIM to itself
+     * with IDLE, JUSTID: the delivery count is unchanged), so the next XAUTOCLAIM by any consumer
+     * takes it at once.
+     */
+    @Override
+    public void handBack(RedisJob job) throws HandBackFailedException {
+        try {
+            Redis.await(connection.async().xclaim(stream, consumer,
+                    XClaimArgs.Builder.minIdleTime(0).idle(claimMinIdle).justid(), job.entryId()), handBackTimeout);
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new HandBackFailedException(job.id(), "hand-back (XCLAIM IDLE) of job " + job.id() + ", entry "
+                    + job.entryId() + " in stream '" + stream + "' did not complete within " + handBackTimeout.toMillis()
+                    + " ms (" + Redis.describe(e) + "); the entry stays pending and is claimed after "
+                    + claimMinIdle.toMillis() + " ms idle", e);
+        }
+    }
+
+    /** Copies the entry to the dead-letter stream with the reason, then acks it. */
+    @Override
+    public void fail(RedisJob job, Exception cause) {
+        Map<String, String> body = new LinkedHashMap<>();
+        body.put(field, job.payload());
+        body.put("guard.source", stream);
+        body.put("guard.entry", job.entryId());
+        body.put("guard.reason", "failed: " + Redis.describe(cause));
+        connection.sync().xadd(deadLetter, body);
+        ack(job.entryId());
+    }
+
+    @Override
+    public String idOf(RedisJob job) {
+        return job.id();
+    }
+
+    @Override
+    public void close() {
+        connection.close();
+    }
+
+    /** Mutable builder. */
+    public static final class Builder {
+        private final RedisClient client;
+        private final String stream;
+        private final String group;
+        private String consumer;
+        private String deadLetter;
+        private String field = "job";
+        private Duration claimMinIdle = Duration.ofSeconds(30);
+        private Duration pollTimeout = Duration.ofSeconds(1);
+        private Duration handBackTimeout = Duration.ofSeconds(2);
+        private int maxInterruptions = 3;
+        private boolean deleteOnAck = true;
+        private Function<String, String> idOf = Function.identity();
+
+        Builder(RedisClient client, String stream, String group) {
+            this.client = Objects.requireNonNull(client, "client");
+            this.stream = Objects.requireNonNull(stream, "stream");
+            this.group = Objects.requireNonNull(group, "group");
+        }
+
+        /** Consumer name, unique per live worker (default HOSTNAME-pid). */
+        public Builder consumer(String consumer) {
+            this.consumer = Objects.requireNonNull(consumer, "consumer");
+            return this;
+        }
+
+        public Builder deadLetter(String deadLetter) {
+            this.deadLetter = Objects.requireNonNull(deadLetter, "deadLetter");
+            return this;
+        }
+
+        /** The entry field holding the payload (default {@code job}). */
+        public Builder field(String field) {
+            this.field = Objects.requireNonNull(field, "field");
+            return this;
+        }
+
+        /**
+         * An entry pending this long is taken over (default 30 s). Must exceed the longest job, or
+         * a slow live consumer's entry is claimed and runs twice.
+         */
+        public Builder claimMinIdle(Duration claimMinIdle) {
+            this.claimMinIdle = Objects.requireNonNull(claimMinIdle, "claimMinIdle");
+            return this;
+        }
+
+        /** XREADGROUP BLOCK time (default 1 s). */
+        public Builder pollTimeout(Duration pollTimeout) {
+            this.pollTimeout = Objects.requireNonNull(pollTimeout, "pollTimeout");
+            return this;
+        }
+
+        public Builder handBackTimeout(Duration handBackTimeout) {
+            this.handBackTimeout = Objects.requireNonNull(handBackTimeout, "handBackTimeout");
+            return this;
+        }
+
+        /** An entry interrupted this many times is dead-lettered at its next claim (default 3). */
+        public Builder maxInterruptions(int max) {
+            if (max < 1) {
+                throw new IllegalArgumentException("maxInterruptions must be at least 1, was " + max);
+            }
+            this.maxInterruptions = max;
+            return this;
+        }
+
+        /** XDEL after XACK (default true), so the stream holds only unfinished work. */
+        public Builder deleteOnAck(boolean deleteOnAck) {
+            this.deleteOnAck = deleteOnAck;
+            return this;
+        }
+
+        public Builder idOf(Function<String, String> idOf) {
+            this.idOf = Objects.requireNonNull(idOf, "idOf");
+            return this;
+        }
+
+        /** Opens the connection and creates the group (MKSTREAM, from the start) if missing. */
+        public StreamQueue build() {
+            return new StreamQueue(this);
+        }
+    }
+}

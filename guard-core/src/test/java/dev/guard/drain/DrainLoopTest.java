@@ -1,0 +1,134 @@
+package dev.guard.drain;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** The loop's bookkeeping on an in-memory source and an injected clock (pure logic; Redis paths are tested for real). */
+class DrainLoopTest {
+
+    private final AtomicLong now = new AtomicLong();
+    private final Drain drain = Drain.create(DrainConfig.builder().gracePeriod(Duration.ofSeconds(2))
+            .safetyMargin(Duration.ofSeconds(1)).workerId("t").build(), now::get);
+
+    /** A list of job ids; records what the loop did with each. */
+    static class ListSource implements JobSource<String> {
+        final Deque<String> jobs = new ArrayDeque<>();
+        final List<String> acked = new ArrayList<>();
+        final List<String> handedBack = new ArrayList<>();
+        final List<String> failed = new ArrayList<>();
+        boolean handBackBreaks;
+
+        @Override
+        public Optional<String> fetch() {
+            return Optional.ofNullable(jobs.pollFirst());
+        }
+
+        @Override
+        public void ack(String job) {
+            acked.add(job);
+        }
+
+        @Override
+        public void handBack(String job) throws HandBackFailedException {
+            if (handBackBreaks) {
+                throw new HandBackFailedException(job, "queue gone", null);
+            }
+            handedBack.add(job);
+        }
+
+        @Override
+        public void fail(String job, Exception cause) {
+            failed.add(job);
+        }
+
+        @Override
+        public String idOf(String job) {
+            return job;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    @Test
+    void aJobPastTheDeadlineIsHandedBackAndTheCallbackHearsIt() {
+        ListSource source = new ListSource();
+        source.jobs.push("slow");
+        source.jobs.push("boom");
+        source.jobs.push("quick");
+        List<String> heard = new ArrayList<>();
+        ShutdownReceipt r = DrainLoop.builder(drain, source, (String job, Drain d) -> {
+            if (job.equals("boom")) {
+                throw new IllegalStateException("handler bug");
+            }
+            if (job.equals("slow")) {
+                drain.requestStop("SIGTERM");
+                for (int step = 0; step < 10; step++) {
+                    d.checkpoint();
+                    now.addAndGet(Duration.ofMillis(300).toNanos());
+                }
+            }
+        }).onHandBack(heard::add).build().run();
+        assertEquals(List.of("quick"), source.acked);
+        assertEquals(List.of("boom"), source.failed);
+        assertEquals(List.of("slow"), source.handedBack);
+        assertEquals(List.of("slow"), heard);
+        assertEquals("guard drain receipt: worker=t reason=SIGTERM fetched=3 done=1 failed=1 handed_back=1"
+                + " hand_back_failed=0 drain_ms=1200 exit=0", r.toLine());
+    }
+
+    @Test
+    void aFailedHandBackMakesTheReceiptUncleanWithTheId() {
+        ListSource source = new ListSource();
+        source.handBackBreaks = true;
+        source.jobs.push("job-7");
+        List<String> failedIds = new ArrayList<>();
+        ShutdownReceipt r = DrainLoop.builder(drain, source, (String job, Drain d) -> {
+            drain.requestStop("SIGTERM");
+            now.addAndGet(Duration.ofSeconds(2).toNanos());
+            d.checkpoint();
+        }).onHandBackFailed((id, e) -> failedIds.add(id + ": " + e.getMessage())).build().run();
+        assertEquals(List.of("job-7: queue gone"), failedIds);
+        assertEquals(70, r.exitCode());
+        assertEquals(List.of("job-7"), r.handBackFailedIds());
+    }
+
+    /** A source whose fetch returns a job just as the stop arrives (the SIGTERM-during-BRPOP race). */
+    private ListSource stopArrivesDuringFetch(String job) {
+        return new ListSource() {
+            @Override
+            public Optional<String> fetch() {
+                drain.requestStop("SIGTERM");
+                return Optional.of(job);
+            }
+        };
+    }
+
+    @Test
+    void aJobFetchedAsTheStopArrivesIsHandedBackNotRun() {
+        ListSource source = stopArrivesDuringFetch("raced");
+        List<String> ran = new ArrayList<>();
+        ShutdownReceipt r = DrainLoop.builder(drain, source, (String job, Drain d) -> ran.add(job)).build().run();
+        assertEquals(List.of(), ran);
+        assertEquals(List.of("raced"), source.handedBack);
+        assertEquals(1, r.handedBack());
+    }
+
+    @Test
+    void withoutHandBackAJobFetchedAsTheStopArrivesStillRuns() {
+        ListSource source = stopArrivesDuringFetch("late");
+        ShutdownReceipt r = DrainLoop.builder(drain, source, (String job, Drain d) -> { }).handBack(false).build().run();
+        assertEquals(List.of("late"), source.acked);
+        assertEquals(List.of(), source.handedBack);
+        assertEquals(1, r.done());
+    }
+}

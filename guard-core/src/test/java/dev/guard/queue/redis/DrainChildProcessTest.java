@@ -1,0 +1,130 @@
+package dev.guard.queue.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.guard.testing.RedisServer;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** A real child JVM worker receiving a real SIGTERM (and SIGKILL). Uses the machine's Redis with unique keys. */
+class DrainChildProcessTest {
+
+    static final String SHARED_REDIS = "redis://127.0.0.1:6379";
+
+    private final String queue = "guard-test:drain:" + UUID.randomUUID();
+    private RedisClient client;
+    private StatefulRedisConnection<String, String> redis;
+
+    @BeforeEach
+    void connect() {
+        client = RedisClient.create(SHARED_REDIS);
+        try {
+            redis = client.connect();
+        } catch (RuntimeException e) {
+            throw new AssertionError("this test needs Redis on 127.0.0.1:6379 (start it with .ci/run or"
+                    + " `redis-server --daemonize yes`): " + e, e);
+        }
+    }
+
+    @AfterEach
+    void cleanUp() {
+        List<String> keys = redis.sync().keys(queue + "*");
+        if (!keys.isEmpty()) {
+            redis.sync().del(keys.toArray(new String[0]));
+        }
+        redis.close();
+        client.shutdown();
+    }
+
+    static String job(String id, int steps) {
+        return "{\"id\":\"" + id + "\",\"steps\":" + steps + ",\"body\":\"unchanged \\u00e9\"}";
+    }
+
+    @Test
+    void sigtermLetsTheJobFinishAndExitsZeroWithAReceipt() throws Exception {
+        redis.sync().lpush(queue, job("job-1", 5));
+        try (ChildJvm worker = ChildJvm.start(DrainWorkerMain.class, SHARED_REDIS, queue, "fallback", "3000", "500", "100")) {
+            worker.awaitLine("FETCHED job-1", Duration.ofSeconds(20));
+            worker.sigterm();
+            int exit = worker.awaitExit(Duration.ofSeconds(10));
+            assertEquals(0, exit, worker.output());
+            String receipt = worker.awaitLine("guard drain receipt:", Duration.ofSeconds(1));
+            assertTrue(receipt.contains("reason=SIGTERM fetched=1 done=1 failed=0 handed_back=0 hand_back_failed=0"),
+                    receipt);
+            assertTrue(worker.output().contains("\"clean\":true,\"exitCode\":0"), worker.output());
+            assertEquals("done", redis.sync().hget(queue + ":results", "job-1"));
+        }
+    }
+
+    @Test
+    void aJobPastTheDeadlineIsHandedBackUnchangedToTheFallbackList() throws Exception {
+        String payload = job("job-slow", 100); // 10 s of 100 ms steps, grace 1 s
+        redis.sync().lpush(queue, payload);
+        try (ChildJvm worker = ChildJvm.start(DrainWorkerMain.class, SHARED_REDIS, queue, "fallback", "1000", "500", "100")) {
+            worker.awaitLine("FETCHED job-slow", Duration.ofSeconds(20));
+            long t0 = System.nanoTime();
+            worker.sigterm();
+            int exit = worker.awaitExit(Duration.ofSeconds(10));
+            long millis = (System.nanoTime() - t0) / 1_000_000;
+            assertEquals(0, exit, worker.output());
+            worker.awaitLine("HANDED_BACK job-slow", Duration.ofSeconds(1));
+            String receipt = worker.awaitLine("guard drain receipt:", Duration.ofSeconds(1));
+            assertTrue(receipt.contains("fetched=1 done=0 failed=0 handed_back=1 hand_back_failed=0"), receipt);
+            assertEquals(List.of(payload), redis.sync().lrange(queue + ":fallback", 0, -1));
+            assertEquals(0L, redis.sync().llen(queue));
+            assertNull(redis.sync().hget(queue + ":results", "job-slow"));
+            System.out.println("[figure] SIGTERM to exit with a hand-back (grace 1000 ms, margin 500 ms): " + millis + " ms");
+        }
+    }
+
+    @Test
+    void aJvmShutdownByAnotherSignalStillWaitsForTheJobThroughTheFallbackHook() throws Exception {
+        redis.sync().lpush(queue, job("job-hup", 5));
+        try (ChildJvm worker = ChildJvm.start(DrainWorkerMain.class, SHARED_REDIS, queue, "fallback", "3000", "500", "100")) {
+            worker.awaitLine("FETCHED job-hup", Duration.ofSeconds(20));
+            Process hup = new ProcessBuilder("kill", "-HUP", Long.toString(worker.pid())).start();
+            assertEquals(0, hup.waitFor(), "kill -HUP " + worker.pid());
+            int exit = worker.awaitExit(Duration.ofSeconds(10));
+            // the JVM shuts down on SIGHUP (129); the hook held the shutdown until the job was written
+            assertEquals(129, exit, worker.output());
+            worker.awaitLine("DONE job-hup", Duration.ofSeconds(1));
+            assertEquals("done", redis.sync().hget(queue + ":results", "job-hup"));
+        }
+    }
+
+    @Test
+    void aFailedHandBackIsLoudAndExitsNonZero() throws Exception {
+        try (RedisServer privateRedis = RedisServer.builder().build().start()) {
+            RedisClient pc = RedisClient.create(privateRedis.uri());
+            try (StatefulRedisConnection<String, String> c = pc.connect()) {
+                c.sync().lpush(queue, job("job-9", 100));
+            } finally {
+                pc.shutdown();
+            }
+            try (ChildJvm worker = ChildJvm.start(DrainWorkerMain.class, privateRedis.uri(), queue, "fallback", "1000",
+                    "500", "100")) {
+                worker.awaitLine("FETCHED job-9", Duration.ofSeconds(20));
+                privateRedis.kill();
+                worker.sigterm();
+                int exit = worker.awaitExit(Duration.ofSeconds(15));
+                assertEquals(70, exit, worker.output());
+                String error = worker.awaitLine("HAND-BACK FAILED for job job-9", Duration.ofSeconds(1));
+                assertTrue(error.contains("LPUSH of job job-9 to fallback list '" + queue + ":fallback' did not complete"
+                        + " within 500 ms"), error);
+                assertTrue(error.contains("The worker will exit with code 70."), error);
+                String receipt = worker.awaitLine("guard drain receipt:", Duration.ofSeconds(1));
+                assertTrue(receipt.contains("fetched=1 done=0 failed=0 handed_back=0 hand_back_failed=1 lost_ids=job-9"),
+                        receipt);
+                assertTrue(receipt.endsWith("exit=70"), receipt);
+            }
+        }
+    }
+}

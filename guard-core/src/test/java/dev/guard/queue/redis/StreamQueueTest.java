@@ -1,0 +1,120 @@
+package dev.guard.queue.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.StreamMessage;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Consumer groups: XREADGROUP, XACK, XAUTOCLAIM of a dead consumer's entry, delivery limit. */
+class StreamQueueTest {
+
+    private final String stream = "guard-test:stream:" + UUID.randomUUID();
+    private RedisClient client;
+    private StatefulRedisConnection<String, String> redis;
+
+    @BeforeEach
+    void connect() {
+        client = RedisClient.create(DrainChildProcessTest.SHARED_REDIS);
+        try {
+            redis = client.connect();
+        } catch (RuntimeException e) {
+            throw new AssertionError("this test needs Redis on 127.0.0.1:6379 (start it with .ci/run or"
+                    + " `redis-server --daemonize yes`): " + e, e);
+        }
+    }
+
+    @AfterEach
+    void cleanUp() {
+        List<String> keys = redis.sync().keys(stream + "*");
+        if (!keys.isEmpty()) {
+            redis.sync().del(keys.toArray(new String[0]));
+        }
+        redis.close();
+        client.shutdown();
+    }
+
+    private StreamQueue consumer(String name, int maxInterruptions) {
+        return StreamQueue.builder(client, stream, "workers").consumer(name).claimMinIdle(Duration.ofMillis(300))
+                .pollTimeout(Duration.ofMillis(100)).maxInterruptions(maxInterruptions).build();
+    }
+
+    private static Optional<RedisJob> fetchWithin(StreamQueue q, Duration max) {
+        long until = System.nanoTime() + max.toNanos();
+        Optional<RedisJob> job = Optional.empty();
+        while (job.isEmpty() && System.nanoTime() < until) {
+            job = q.fetch();
+        }
+        return job;
+    }
+
+    @Test
+    void xautoclaimTakesOverTheEntryADeadConsumerNeverAcked() {
+        try (StreamQueue a = consumer("a", 3); StreamQueue b = consumer("b", 3)) {
+            redis.sync().xadd(stream, Map.of("job", "job-s1"));
+            RedisJob first = a.fetch().orElseThrow();
+            assertEquals("job-s1", first.id());
+            assertEquals(1, first.deliveries());
+            a.close(); // consumer a dies holding the entry: no XACK
+
+            long t0 = System.nanoTime();
+            RedisJob claimed = fetchWithin(b, Duration.ofSeconds(10)).orElseThrow(
+                    () -> new AssertionError("consumer b did not claim job-s1 within 10 s"));
+            long millis = (System.nanoTime() - t0) / 1_000_000;
+            assertEquals("job-s1", claimed.id());
+            assertEquals(first.entryId(), claimed.entryId());
+            assertEquals(2, claimed.deliveries());
+            b.ack(claimed);
+            assertEquals(0L, redis.sync().xpending(stream, "workers").getCount());
+            assertEquals(0L, redis.sync().xlen(stream), "acked entries are deleted");
+            System.out.println("[figure] streams: dead consumer's entry claimed by another after " + millis
+                    + " ms (claim min-idle 300 ms)");
+        }
+    }
+
+    @Test
+    void anEntryInterruptedTooOftenIsDeadLetteredWithTheReason() {
+        redis.sync().xadd(stream, Map.of("job", "job-poison"));
+        for (int i = 1; i <= 2; i++) {
+            try (StreamQueue dying = consumer("dying-" + i, 2)) {
+                assertEquals("job-poison", fetchWithin(dying, Duration.ofSeconds(10)).orElseThrow().id());
+            } // closes without ack
+        }
+        try (StreamQueue survivor = consumer("survivor", 2)) {
+            Optional<RedisJob> none = fetchWithin(survivor, Duration.ofSeconds(1));
+            assertTrue(none.isEmpty(), "the entry interrupted twice (limit 2) must not be delivered again: " + none);
+            assertEquals(1, survivor.deadLettered());
+        }
+        List<StreamMessage<String, String>> dead = redis.sync().xrange(stream + ":dead", io.lettuce.core.Range.create("-", "+"));
+        assertEquals(1, dead.size());
+        Map<String, String> body = dead.get(0).getBody();
+        assertEquals("job-poison", body.get("job"));
+        assertEquals("3", body.get("guard.deliveries"));
+        assertEquals("interrupted 2 times (limit 2)", body.get("guard.reason"));
+        assertEquals(0L, redis.sync().xpending(stream, "workers").getCount());
+    }
+
+    @Test
+    void aHandedBackEntryIsClaimableAtOnceWithoutWaitingForIdle() throws Exception {
+        try (StreamQueue a = StreamQueue.builder(client, stream, "workers").consumer("a")
+                .claimMinIdle(Duration.ofMinutes(10)).pollTimeout(Duration.ofMillis(100)).build();
+             StreamQueue b = StreamQueue.builder(client, stream, "workers").consumer("b")
+                .claimMinIdle(Duration.ofMinutes(10)).pollTimeout(Duration.ofMillis(100)).build()) {
+            redis.sync().xadd(stream, Map.of("job", "job-h"));
+            RedisJob job = a.fetch().orElseThrow();
+            a.handBack(job);
+            RedisJob again = b.fetch().orElseThrow(() -> new AssertionError("b did not claim the handed-back entry"));
+            assertEquals(job.entryId(), again.entryId());
+            assertEquals(2, again.deliveries());
+        }
+    }
+}
