@@ -39,8 +39,6 @@ public final class StackContract {
   public static final String RESULTS_SUFFIX = ":results";
   /** The Redis list (or AMQP queue) rejected jobs are dead-lettered to. */
   public static final String DEAD_SUFFIX = ":dead";
-  /** The Redis list a guarded worker parks in-flight jobs in (crash-safe fetch). */
-  public static final String PROCESSING_SUFFIX = ":processing";
 
   /** A per-job line, anywhere in a log line: {@code job <id> <outcome>[: <reason>]}. */
   public static final Pattern JOB_LINE =

@@ -23,7 +23,9 @@ import dev.guard.schema.deadletter.DeadLetterException;
 import dev.guard.schema.deadletter.DeadLetterSink;
 import dev.guard.schema.deadletter.amqp.AmqpDeadLetters;
 import dev.guard.schema.deadletter.redis.RedisListDeadLetters;
-import io.lettuce.core.LMoveArgs;
+import dev.guard.drain.HandBackFailedException;
+import dev.guard.queue.redis.CrashSafeListQueue;
+import dev.guard.queue.redis.RedisJob;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -32,6 +34,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -54,7 +57,8 @@ import org.slf4j.LoggerFactory;
  *       a skewed one is dead-lettered with its reason (Redis list or AMQP queue
  *       {@code <queue>:dead}) and logged, never swallowed; the ledger gives every received job
  *       exactly one outcome;
- *   <li><b>crash-safe fetch</b>: BLMOVE into a processing list, LREM after the outcome (Redis);
+ *   <li><b>crash-safe fetch</b>: guard's {@code CrashSafeListQueue} (BLMOVE into a leased processing
+ *       list, LREM after the outcome, a reaper for dead workers' jobs) on Redis;
  *       manual ack after the outcome (RabbitMQ). Results are written idempotently (HSET by id).
  * </ol>
  *
@@ -167,7 +171,7 @@ public final class GuardedWorker {
     RedisClient client = RedisClient.create(redisUrl);
     try (StatefulRedisConnection<String, String> connection = client.connect()) {
       RedisCommands<String, String> redis = connection.sync();
-      return amqp ? consumeAmqp(schemas, redis, amqpUrl) : consumeRedis(schemas, redis, redisUrl);
+      return amqp ? consumeAmqp(schemas, redis, amqpUrl) : consumeRedis(schemas, client, redis, redisUrl);
     } catch (Exception e) {
       LOG.error("worker stopped on an error: {}", Redaction.maskText(String.valueOf(e)), e);
       return 70;
@@ -186,30 +190,37 @@ public final class GuardedWorker {
         .consumer(CONSUMER).build();
   }
 
-  private int consumeRedis(Schemas schemas, RedisCommands<String, String> redis, String redisUrl) {
-    String processing = queue + StackContract.PROCESSING_SUFFIX;
+  private int consumeRedis(Schemas schemas, RedisClient client, RedisCommands<String, String> redis, String redisUrl) {
     String results = queue + StackContract.RESULTS_SUFFIX;
-    // jobs a previous instance had in flight go back to the queue first
-    int recovered = 0;
-    while (redis.lmove(processing, queue, LMoveArgs.Builder.rightRight()) != null) {
-      recovered++;
-    }
-    if (recovered > 0) {
-      LOG.info("recovered {} in-flight jobs of a previous instance from {}", recovered, processing);
-    }
-    try (RedisListDeadLetters dead = RedisListDeadLetters.connect(redisUrl, queue + StackContract.DEAD_SUFFIX)) {
+    try (CrashSafeListQueue jobs = CrashSafeListQueue.builder(client, queue)
+            .deadLetter(queue + ":interrupted")
+            .leaseTtl(Duration.ofSeconds(10))
+            .pollTimeout(Duration.ofMillis(500))
+            .idOf(GuardedWorker::idFor)
+            .build();
+        RedisListDeadLetters dead = RedisListDeadLetters.connect(redisUrl, queue + StackContract.DEAD_SUFFIX)) {
       JobBoundary<Accepted> boundary = boundary(schemas, dead);
-      LOG.info("consuming {} (BLMOVE to {}, dead letters to {})", queue, processing, dead.listKey());
+      LOG.info("consuming {} (crash-safe: BLMOVE to {}, ack by LREM; dead letters to {})", queue,
+          jobs.processingList(), dead.listKey());
       while (running) {
-        String raw = redis.blmove(queue, processing, LMoveArgs.Builder.rightLeft(), 0.5);
-        if (raw == null) {
+        Optional<RedisJob> job = jobs.fetch();
+        if (job.isEmpty()) {
           if (idle()) {
             break;
           }
           continue;
         }
-        handle(boundary, raw, SourceInfo.redis(queue, null), results, redis);
-        redis.lrem(processing, 1, raw);
+        try {
+          handle(boundary, job.get().payload(), SourceInfo.redis(queue, null), results, redis);
+          jobs.ack(job.get());
+        } catch (DeadLetterException e) {
+          // its dead letter was not written: not acked, given back to the queue, taken again
+          try {
+            jobs.handBack(job.get());
+          } catch (HandBackFailedException h) {
+            LOG.error("{}", h.getMessage());
+          }
+        }
       }
     }
     return 0;
