@@ -166,8 +166,8 @@ public final class Demo {
     public void runFinished(RunReconciliation r) {
       out.println(stamp() + "stopped everything; reconciled by job id: " + r.summaryLine());
       if (!r.passed()) {
-        r.violations().forEach(v -> out.println("          " + v));
-        r.logs().ifPresent(p -> out.println("          logs kept in " + p.toAbsolutePath()));
+        out.println("            " + r.violations().size() + " checks failed (listed in the summary below)"
+            + r.logs().map(p -> "; logs kept in " + p.toAbsolutePath()).orElse(""));
       }
     }
 
