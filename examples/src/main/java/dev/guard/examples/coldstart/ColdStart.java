@@ -168,6 +168,9 @@ public final class ColdStart {
     env.put(StackContract.RUN_ID, runId);
     env.put(StackContract.JOB_MANIFEST, manifest.toAbsolutePath().toString());
     env.put(StackContract.BACKEND_POPULATE_MS, Long.toString(backendPopulate.toMillis()));
+    // the harness stops the worker with SIGTERM; should the harness itself die, the worker still
+    // exits once idle for longer than a run can last, instead of lingering
+    env.put(StackContract.WORKER_IDLE_EXIT_MS, Long.toString(runTimeout.plusSeconds(30).toMillis()));
 
     listener.runStarting(run, runs, order);
     Instant t0 = Instant.now();
