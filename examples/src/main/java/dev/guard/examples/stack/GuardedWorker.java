@@ -65,6 +65,7 @@ import org.slf4j.LoggerFactory;
  * <p>Prints {@code job <id> received}, {@code job <id> processed},
  * {@code job <id> rejected: <reason>}, {@code job <id> failed: <reason>}; exits after
  * {@code WORKER_IDLE_EXIT_MS} without a job, or on SIGTERM, printing the ledger's summary.
+ * {@code READY_DEADLINE_S} bounds the readiness wait (default 60).
  */
 public final class GuardedWorker {
   /** Set to {@code true} to accept loopback URLs (a stack on one machine, as the demo runs it). */
@@ -144,7 +145,7 @@ public final class GuardedWorker {
     String amqpUrl = env.get(StackContract.AMQP_URL);
 
     // 2. readiness: refused -> LOADING -> marker missing -> ready
-    List<String> path = new ArrayList<>();
+    List<String> path = java.util.Collections.synchronizedList(new ArrayList<>()); // told from probe threads
     ReadinessGate.Builder gateBuilder = ReadinessGate.builder()
         .probe(Probes.redisBuilder(redisUrl).requireKey(StackContract.READY_MARKER_KEY).build())
         .deadline(Duration.ofSeconds(Long.parseLong(env.getOrDefault("READY_DEADLINE_S", "60"))))
