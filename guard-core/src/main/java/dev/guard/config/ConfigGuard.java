@@ -272,6 +272,8 @@ public final class ConfigGuard {
         private final List<Setting> settings = new ArrayList<>();
         private final List<Violation> violations = new ArrayList<>();
         private final Set<String> envNamesSeen = new LinkedHashSet<>();
+        /** How the config writes each substitution it was found in: ${?REDIS_URL} or ${REDIS_URL}. */
+        private final Map<String, String> substitutions = new LinkedHashMap<>();
         private boolean reportedUnresolved;
 
         Run(Map<String, String> env, boolean container) {
@@ -396,7 +398,8 @@ public final class ConfigGuard {
             List<String> hints = hints(path, loaded);
             envNamesSeen.addAll(hints);
             String hint = hints.isEmpty() ? null : hints.get(0);
-            String via = hint == null ? "" : " via ${?" + hint + "}";
+            String written = hint == null ? null : substitutions.getOrDefault(hint, "${?" + hint + "}");
+            String via = hint == null ? "" : " via " + written;
             Config c = loaded.resolved();
             ConfigValue value;
             try {
@@ -405,7 +408,7 @@ public final class ConfigGuard {
                     settings.add(new Setting(path, origin, null, type, Setting.Source.UNSET));
                     String problem = hint == null
                             ? path + " is not set in the config"
-                            : path + " is not set: the config reads it from ${?" + hint + "} and " + hint + " is not set";
+                            : path + " is not set: the config reads it from " + written + " and " + hint + " is not set";
                     String action = hint == null
                             ? "set " + path + " in application.conf, or read it from the environment with " + path + " = ${?VAR}"
                             : "set " + hint + " in this worker's environment" + example(hint, type);
@@ -420,7 +423,7 @@ public final class ConfigGuard {
                 reportedUnresolved = true;
                 String names = hints.isEmpty() ? "the variable it names" : String.join(", ", hints);
                 add(new Violation(path, Violation.PLACEHOLDER, Severity.ERROR, origin, "an unresolved substitution",
-                        path + " is an unresolved substitution" + (hints.isEmpty() ? "" : " ${" + hints.get(0) + "}")
+                        path + " is an unresolved substitution" + (hint == null ? "" : " " + written)
                                 + ": " + names + " is not set",
                         "set " + names + " in this worker's environment, or make the substitution optional (${?VAR}) over a default"));
                 driftForUnsetHints(hints, path);
@@ -448,8 +451,8 @@ public final class ConfigGuard {
                 String action = hint == null
                         ? "set the environment variable that feeds " + path + " in this worker's environment, and read it in application.conf with "
                                 + path + " = ${?VAR}"
-                        : "set " + hint + " in this worker's environment" + example(hint, type) + "; the config reads it as ${?" + hint + "}";
-                add(new Violation(path, Violation.DEFAULTED, Severity.ERROR, origin.text(), text == null ? "a " + value.valueType() : mask(text, secret),
+                        : "set " + hint + " in this worker's environment" + example(hint, type) + "; the config reads it as " + written;
+                add(new Violation(path, Violation.DEFAULTED, Severity.ERROR, origin.text(), text == null ? "an object" : mask(text, secret),
                         problem, action));
                 driftForUnsetHints(hints, path);
             }
@@ -497,6 +500,7 @@ public final class ConfigGuard {
                             String name = m.group(2).trim();
                             if (!isConfigPath(loaded.resolved(), name)) {
                                 out.add(name);
+                                substitutions.putIfAbsent(name, "${" + m.group(1) + name + "}");
                             }
                         }
                     }
@@ -646,7 +650,8 @@ public final class ConfigGuard {
         }
 
         private void checkLoopback(String name, String setName, SettingType type, List<HostPort> endpoints, String origin, String found, boolean secret) {
-            List<String> loop = endpoints.stream().filter(hp -> Endpoints.isLoopback(hp.host(), lookupTimeout))
+            Set<String> loopHosts = Endpoints.loopbackHosts(endpoints.stream().map(HostPort::host).toList(), lookupTimeout);
+            List<String> loop = endpoints.stream().filter(hp -> loopHosts.contains(hp.host()))
                     .map(HostPort::toString).distinct().toList();
             if (loop.isEmpty() || (allowLoopback && !container)) {
                 return;

@@ -5,10 +5,14 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -219,31 +223,52 @@ public final class Endpoints {
      * name that does not resolve (or not in time) is not loopback.
      */
     public static boolean isLoopback(String host, Duration lookupTimeout) {
-        Boolean literal = loopbackWithoutLookup(host);
-        if (literal != null) {
-            return literal;
-        }
-        String h = normalize(host);
-        if (!HOST_NAME.matcher(h).matches()) {
-            return false;
-        }
-        CompletableFuture<InetAddress[]> lookup = CompletableFuture.supplyAsync(() -> {
-            try {
-                return InetAddress.getAllByName(h);
-            } catch (UnknownHostException e) {
-                return new InetAddress[0];
+        return loopbackHosts(List.of(host == null ? "" : host), lookupTimeout).contains(host == null ? "" : host);
+    }
+
+    /**
+     * The hosts of {@code hosts} that are loopback by {@link #isLoopback(String, Duration)}'s rules.
+     * The lookups run in parallel and share one deadline, so a list of names costs at most
+     * {@code lookupTimeout} in all.
+     */
+    public static Set<String> loopbackHosts(Collection<String> hosts, Duration lookupTimeout) {
+        long deadline = System.nanoTime() + Math.max(1, lookupTimeout.toNanos());
+        Set<String> loopback = new LinkedHashSet<>();
+        Map<String, CompletableFuture<InetAddress[]>> lookups = new LinkedHashMap<>();
+        for (String host : hosts) {
+            Boolean literal = loopbackWithoutLookup(host);
+            if (literal != null) {
+                if (literal) {
+                    loopback.add(host);
+                }
+                continue;
             }
-        }, LOOKUPS);
-        try {
-            InetAddress[] all = lookup.get(Math.max(1, lookupTimeout.toMillis()), TimeUnit.MILLISECONDS);
-            return all.length > 0 && Arrays.stream(all).allMatch(a -> a.isLoopbackAddress() || a.isAnyLocalAddress());
-        } catch (TimeoutException | ExecutionException e) {
-            lookup.cancel(true);
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
+            String h = normalize(host);
+            if (HOST_NAME.matcher(h).matches() && !lookups.containsKey(host)) {
+                lookups.put(host, CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return InetAddress.getAllByName(h);
+                    } catch (UnknownHostException e) {
+                        return new InetAddress[0];
+                    }
+                }, LOOKUPS));
+            }
         }
+        for (Map.Entry<String, CompletableFuture<InetAddress[]>> e : lookups.entrySet()) {
+            try {
+                long left = Math.max(1, deadline - System.nanoTime());
+                InetAddress[] all = e.getValue().get(left, TimeUnit.NANOSECONDS);
+                if (all.length > 0 && Arrays.stream(all).allMatch(a -> a.isLoopbackAddress() || a.isAnyLocalAddress())) {
+                    loopback.add(e.getKey());
+                }
+            } catch (TimeoutException | ExecutionException ex) {
+                e.getValue().cancel(true); // a name that does not resolve in time is not loopback
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return Set.copyOf(loopback);
     }
 
     /**

@@ -20,9 +20,13 @@ public final class Redaction {
     private static final Pattern SECRET_NAME =
             Pattern.compile("(?i).*(PASSWORD|PASSWD|PASSPHRASE|PWD|SECRET|TOKEN|KEY|CREDENTIAL|AUTH|JAAS).*");
 
-    /** scheme://userinfo@ ; userinfo runs to the last '@' before the path, query or whitespace. */
+    /**
+     * scheme://userinfo@ ; userinfo runs to the last '@' before whitespace or a comma, so a raw
+     * (not percent-encoded) password containing '/', '?' or '#' is masked too (over-eager on an
+     * '@' in a path, which is harmless).
+     */
     private static final Pattern URL_USERINFO =
-            Pattern.compile("(?i)\\b([a-z][a-z0-9+.\\-]*://)([^\\s/?#@,\"'<>]*(?:@[^\\s/?#@,\"'<>]*)*)@");
+            Pattern.compile("(?i)\\b([a-z][a-z0-9+.\\-]*://)([^\\s@,\"'<>]*(?:@[^\\s@,\"'<>]*)*)@");
 
     /** user:password@host without a scheme (Spring's spring.rabbitmq.addresses allows it). */
     private static final Pattern BARE_USERINFO =

@@ -187,6 +187,8 @@ class ConfigGuardScenariosTest {
                         has("KAFKA_BROKERS", "MALFORMED", E, "KAFKA_BROKERS is not a valid host list: entry 2 of 'b1:9092,,b2:9092' is empty")),
                 bad("malformed URL keeps its password masked", env("REDIS_URL", "redis://:" + PW + "@redis:99999"), redisUrl(),
                         has("REDIS_URL", "MALFORMED", E, "port 99999 in 'redis://:****@redis:99999' is out of range")),
+                bad("raw '/' in a password: malformed, and still masked", env("REDIS_URL", "redis://:" + PW + "/x@redis:6379"), redisUrl(),
+                        has("REDIS_URL", "MALFORMED", E, "found: redis://:****@redis:6379")),
                 bad("int that is not a number", env("WORKER_THREADS", "four"), b -> b.requireEnv("WORKER_THREADS", INT),
                         exact("WORKER_THREADS", "MALFORMED", E, "WORKER_THREADS is not a valid integer: 'four' is not a whole number "
                                 + "(origin: env WORKER_THREADS; found: four). Action: fix WORKER_THREADS (e.g. 4)")),

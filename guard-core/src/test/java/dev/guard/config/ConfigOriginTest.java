@@ -115,7 +115,7 @@ class ConfigOriginTest {
         ConfigReport report = check(config, Map.of("CACHE_URL", "redis://redis:6379"));
 
         assertEquals("redis.url is an unresolved substitution ${REDIS_URL}: REDIS_URL is not set (origin: config redis.url via "
-                + "${?REDIS_URL} (unresolved); found: an unresolved substitution). Action: set REDIS_URL in this worker's environment, "
+                + "${REDIS_URL} (unresolved); found: an unresolved substitution). Action: set REDIS_URL in this worker's environment, "
                 + "or make the substitution optional (${?VAR}) over a default", only(report, "redis.url", Violation.PLACEHOLDER).message());
         only(report, "REDIS_URL", Violation.NAME_DRIFT);
         assertEquals(2, report.violations().size(), report.render());

@@ -135,6 +135,7 @@ class EndpointsTest {
         String out = runJava(List.of("-Djdk.net.hosts.file=" + hosts), LoopbackLookupMain.class.getName(),
                 "worker-alias", "debian-hostname", "mixed-alias", "other-host", "absent-alias");
         assertEquals(String.join("\n",
+                "all lookup=[debian-hostname, worker-alias]",
                 "worker-alias lookup=true",
                 "debian-hostname lookup=true",
                 "mixed-alias lookup=false",

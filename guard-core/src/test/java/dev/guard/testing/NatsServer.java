@@ -21,7 +21,7 @@ public final class NatsServer implements AutoCloseable {
     private static final String HOST = "127.0.0.1";
     /** The image used where no local nats-server exists but Docker runs; same version as on the CI machine. */
     static final String IMAGE = "nats:2.9.10";
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(20); // generous: 2 cores shared by many builds
 
     private final int port;
     private final boolean jetStream;
@@ -49,7 +49,7 @@ public final class NatsServer implements AutoCloseable {
         return new Builder();
     }
 
-    /** Starts it; returns once it sends its INFO line (at most ~10 s, else throws with the log tail). */
+    /** Starts it; returns once it sends its INFO line (at most 20 s, else throws with the log tail). */
     public synchronized NatsServer start() {
         if (closed) {
             throw new IllegalStateException(this + " is closed");

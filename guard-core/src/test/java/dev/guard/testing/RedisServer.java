@@ -33,7 +33,7 @@ public final class RedisServer implements AutoCloseable {
     private static final Pattern LOG_TIME = Pattern.compile("(\\d{2} \\w{3} \\d{4} \\d{2}:\\d{2}:\\d{2}\\.\\d{3})");
     private static final DateTimeFormatter LOG_TIME_FORMAT =
             DateTimeFormatter.ofPattern("dd MMM yyyy HH:mm:ss.SSS", Locale.ROOT);
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(20); // generous: 2 cores shared by many builds
     private static final String HOST = "127.0.0.1";
     /** The image used where no local redis-server exists but Docker runs; same version as on the CI machine. */
     static final String IMAGE = "redis:7.0.15";
@@ -71,7 +71,7 @@ public final class RedisServer implements AutoCloseable {
         return new Builder();
     }
 
-    /** Starts a plain server; returns once it answers PONG (at most ~10 s, else throws with the log tail). */
+    /** Starts a plain server; returns once it answers PONG (at most 20 s, else throws with the log tail). */
     public synchronized RedisServer start() {
         ensureOpen();
         if (isRunning()) {
@@ -155,6 +155,19 @@ public final class RedisServer implements AutoCloseable {
             return Resp.call(HOST, port, password, 2000, "PING").startsWith("-LOADING");
         } catch (IOException e) {
             return false;
+        }
+    }
+
+    /**
+     * Sends PING now (with AUTH when a password is set) and returns the raw reply line:
+     * {@code +PONG}, {@code -LOADING Redis is loading the dataset in memory}, ...; or
+     * {@code "no connection: <cause>"} when nothing answers.
+     */
+    public String ping() {
+        try {
+            return Resp.call(HOST, port, password, 2000, "PING");
+        } catch (IOException e) {
+            return "no connection: " + e;
         }
     }
 
