@@ -1,0 +1,253 @@
+package dev.guard.examples.coldstart;
+
+import dev.guard.testing.FreePorts;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.FixedHostPortGenericContainer;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.wait.strategy.Wait;
+import org.testcontainers.utility.MountableFile;
+
+/**
+ * Testcontainers path: Redis and RabbitMQ in containers on host ports fixed before they start
+ * (so a worker started first meets a refused port). Chosen by {@link StackServices#auto} where a
+ * Docker engine answers; compiled everywhere, run only there.
+ */
+final class ContainerServices implements StackServices {
+  static final String REDIS_IMAGE = "redis:7.2-alpine";
+  static final String RABBIT_IMAGE = "rabbitmq:3.13-alpine";
+
+  private final int preloadKeys;
+  private ContainerRedis redis;
+  private ContainerBroker broker;
+
+  ContainerServices(int preloadKeys) {
+    this.preloadKeys = preloadKeys;
+  }
+
+  /** True if a Docker engine answers (Testcontainers' own check); false on any error. */
+  static boolean dockerAvailable() {
+    String host = System.getenv("DOCKER_HOST");
+    if ((host == null || host.isBlank()) && !java.nio.file.Files.exists(Path.of("/var/run/docker.sock"))
+        && !java.nio.file.Files.exists(Path.of(System.getProperty("user.home"), ".testcontainers.properties"))) {
+      return false; // no engine to ask: skip Testcontainers' own probe and its error log
+    }
+    try {
+      return DockerClientFactory.instance().isDockerAvailable();
+    } catch (Throwable e) {
+      return false;
+    }
+  }
+
+  @Override
+  public synchronized RedisHandle redis() {
+    if (redis == null) {
+      redis = new ContainerRedis(FreePorts.next(), preloadKeys);
+    }
+    return redis;
+  }
+
+  @Override
+  public synchronized BrokerHandle broker() {
+    if (broker == null) {
+      broker = new ContainerBroker(FreePorts.next());
+    }
+    return broker;
+  }
+
+  @Override
+  public String describe() {
+    return "Testcontainers containers (" + REDIS_IMAGE + ", " + RABBIT_IMAGE + ")";
+  }
+
+  @Override
+  public synchronized void close() {
+    if (redis != null) {
+      redis.stop();
+    }
+    if (broker != null) {
+      broker.stop();
+    }
+  }
+
+  private static final class ContainerRedis implements RedisHandle {
+    private final int port;
+    private final int preloadKeys;
+    private Path dataset;
+    private GenericContainer<?> container;
+    private Instant loadingObservedAt;
+
+    ContainerRedis(int port, int preloadKeys) {
+      this.port = port;
+      this.preloadKeys = preloadKeys;
+    }
+
+    @Override
+    public String uri() {
+      return "redis://127.0.0.1:" + port;
+    }
+
+    @Override
+    public synchronized void prepare() {
+      if (dataset != null) {
+        return;
+      }
+      try (GenericContainer<?> seed = new GenericContainer<>(REDIS_IMAGE)
+          .withCommand("redis-server", "--save", "", "--appendonly", "no", "--enable-debug-command", "yes")
+          .withExposedPorts(6379)
+          .waitingFor(Wait.forListeningPort())) {
+        seed.start();
+        String host = seed.getHost();
+        int mapped = seed.getMappedPort(6379);
+        call(host, mapped, 60_000, "DEBUG", "POPULATE", Integer.toString(preloadKeys), "guard:preload", "16");
+        call(host, mapped, 60_000, "SAVE");
+        Path file = Files.createTempFile("coldstart-dump-", ".rdb");
+        seed.copyFileFromContainer("/data/dump.rdb", file.toString());
+        dataset = file;
+      } catch (IOException e) {
+        throw new UncheckedIOException("could not prepare the Redis dataset in a container", e);
+      }
+    }
+
+    @Override
+    @SuppressWarnings({"resource", "deprecation"})
+    public synchronized void start() {
+      container = new FixedHostPortGenericContainer<>(REDIS_IMAGE)
+          .withFixedExposedPort(port, 6379)
+          .withCopyFileToContainer(MountableFile.forHostPath(dataset), "/data/dump.rdb")
+          .withCommand("redis-server", "--dir", "/data", "--save", "", "--appendonly", "no",
+              "--key-load-delay", "20", "--loading-process-events-interval-bytes", "1024")
+          .waitingFor(Wait.forListeningPort());
+      container.start();
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (System.nanoTime() < deadline) {
+        String reply = ping();
+        if (reply.startsWith("-LOADING") || reply.startsWith("+PONG")) {
+          loadingObservedAt = Instant.now();
+          return;
+        }
+        sleep(5);
+      }
+      throw new IllegalStateException("Redis container on port " + port + " never answered PING within 10 s");
+    }
+
+    @Override
+    public synchronized Instant loadingObservedAt() {
+      return loadingObservedAt;
+    }
+
+    @Override
+    public Instant awaitLoaded(Duration max) {
+      long deadline = System.nanoTime() + max.toNanos();
+      while (System.nanoTime() < deadline) {
+        if (ping().startsWith("+PONG")) {
+          return Instant.now();
+        }
+        sleep(20);
+      }
+      throw new IllegalStateException("Redis container on port " + port + " still not answering PONG after " + max);
+    }
+
+    @Override
+    public synchronized void stop() {
+      if (container != null) {
+        container.stop();
+        container = null;
+      }
+    }
+
+    @Override
+    public Path logFile() {
+      return null;
+    }
+
+    private String ping() {
+      try {
+        return call("127.0.0.1", port, 1000, "PING");
+      } catch (IOException e) {
+        return e.toString();
+      }
+    }
+  }
+
+  private static final class ContainerBroker implements BrokerHandle {
+    private final int port;
+    private GenericContainer<?> container;
+
+    ContainerBroker(int port) {
+      this.port = port;
+    }
+
+    @Override
+    public String uri() {
+      return "amqp://guest:guest@127.0.0.1:" + port;
+    }
+
+    @Override
+    @SuppressWarnings({"resource", "deprecation"})
+    public synchronized void start() {
+      container = new FixedHostPortGenericContainer<>(RABBIT_IMAGE)
+          .withFixedExposedPort(port, 5672)
+          .waitingFor(Wait.forLogMessage(".*Server startup complete.*", 1));
+      container.start();
+    }
+
+    @Override
+    public synchronized void stop() {
+      if (container != null) {
+        container.stop();
+        container = null;
+      }
+    }
+
+    @Override
+    public synchronized void deleteQueue(String queue) {
+      if (container != null) {
+        LocalServices.deleteAmqpQueues(uri(), queue, queue + StackContract.DEAD_SUFFIX);
+      }
+    }
+  }
+
+  /** One RESP command on a fresh connection; returns the first reply line. */
+  static String call(String host, int port, int timeoutMillis, String... command) throws IOException {
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress(host, port), timeoutMillis);
+      socket.setSoTimeout(timeoutMillis);
+      StringBuilder out = new StringBuilder("*").append(command.length).append("\r\n");
+      for (String part : command) {
+        out.append('$').append(part.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(part).append("\r\n");
+      }
+      OutputStream os = socket.getOutputStream();
+      os.write(out.toString().getBytes(StandardCharsets.UTF_8));
+      os.flush();
+      InputStream in = socket.getInputStream();
+      StringBuilder line = new StringBuilder();
+      int c;
+      while ((c = in.read()) != -1 && c != '\n') {
+        if (c != '\r') {
+          line.append((char) c);
+        }
+      }
+      return line.toString();
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+}

@@ -1,0 +1,40 @@
+package dev.guard.examples.coldstart;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.guard.examples.stack.Backend;
+import dev.guard.examples.stack.GuardedWorker;
+import dev.guard.testing.NoLeakedProcesses;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The runbook's test: start the stack from cold ten times in a row, in random orders, and every
+ * run must reconcile (received == 100, processed + rejected == 100, missing == 0, rejected ==
+ * exactly the skewed jobs). Runs through the JUnit 5 extension, as a user would.
+ */
+@ExtendWith(NoLeakedProcesses.class)
+class ColdStartRedisTest {
+
+  @Test
+  @ColdStartTest(runs = 10, worker = GuardedWorker.class, backend = Backend.class,
+      workerEnv = GuardedWorker.ALLOW_LOOPBACK + "=true")
+  void tenColdStartsInARowEveryJobReconciled(ColdStartReport report) {
+    // the extension already failed the test if any run did not reconcile; check the series itself
+    assertEquals(10, report.runs().size());
+    assertEquals("reconciled: runs=10 received=1000 processed=970 rejected=30 failed=0 missing=0",
+        report.reconciledLine());
+    Set<List<Component>> orders = new HashSet<>();
+    for (RunReconciliation run : report.runs()) {
+      orders.add(run.order());
+      assertEquals(run.skewedIds(), run.rejectedIds(), run.render());
+      assertEquals(3, run.skewedIds().size(), run.render());
+      assertTrue(run.logs().isEmpty(), "a passed run's logs are deleted: " + run.render());
+    }
+    assertTrue(orders.size() > 1, "ten runs drew a single start order: " + orders);
+  }
+}

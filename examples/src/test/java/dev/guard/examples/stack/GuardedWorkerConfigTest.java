@@ -1,0 +1,68 @@
+package dev.guard.examples.stack;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.guard.examples.coldstart.ProcessSpec;
+import dev.guard.testing.FreePorts;
+import dev.guard.testing.NoLeakedProcesses;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The guarded worker, as a real process, refuses to start on the env drift the naive worker
+ * falls for, before any connection attempt, and says why.
+ */
+@ExtendWith(NoLeakedProcesses.class)
+class GuardedWorkerConfigTest {
+
+  private record Result(int exit, String output) {}
+
+  private static Result runWorker(Map<String, String> env) throws IOException, InterruptedException {
+    ProcessBuilder pb = new ProcessBuilder(ProcessSpec.java(GuardedWorker.class).command());
+    pb.environment().keySet().removeIf(k -> k.endsWith("_URL") || k.startsWith("GUARD_"));
+    pb.environment().putAll(env);
+    pb.redirectErrorStream(true);
+    Process p = pb.start();
+    try {
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertTrue(p.waitFor(60, TimeUnit.SECONDS), "worker did not exit; output:\n" + out);
+      return new Result(p.exitValue(), out);
+    } finally {
+      p.destroyForcibly();
+    }
+  }
+
+  @Test
+  void cacheUrlSetInsteadOfRedisUrlStopsItWithExit78NamingBothNames() throws Exception {
+    Result r = runWorker(Map.of("CACHE_URL", "redis://redis:6379", "JOB_QUEUE", "q"));
+    assertEquals(78, r.exit(), r.output());
+    assertTrue(r.output().contains("config guard stopped the worker before any connection"), r.output());
+    assertTrue(r.output().contains("REDIS_URL"), r.output());
+    assertTrue(r.output().contains("CACHE_URL"), r.output());
+    assertFalse(r.output().contains("dependencies ready"), r.output());
+  }
+
+  @Test
+  void loopbackWithoutTheExplicitOptInStopsIt() throws Exception {
+    Result r = runWorker(Map.of("REDIS_URL", "redis://localhost:" + FreePorts.next()));
+    assertEquals(78, r.exit(), r.output());
+    assertTrue(r.output().toLowerCase().contains("loopback"), r.output());
+  }
+
+  @Test
+  void aRedisThatNeverComesUpEndsTheGateWithExit69AndTheLastState() throws Exception {
+    int port = FreePorts.next();
+    Result r = runWorker(Map.of("REDIS_URL", "redis://127.0.0.1:" + port, GuardedWorker.ALLOW_LOOPBACK, "true",
+        "READY_DEADLINE_S", "2"));
+    assertEquals(69, r.exit(), r.output());
+    assertTrue(r.output().contains("readiness gate gave up"), r.output());
+    assertTrue(r.output().contains("127.0.0.1:" + port), r.output());
+    assertTrue(r.output().contains("refused"), r.output());
+  }
+}
