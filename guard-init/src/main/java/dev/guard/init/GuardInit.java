@@ -48,7 +48,8 @@ public final class GuardInit implements Runnable {
         CommandLine cl = new CommandLine(new GuardInit());
         cl.setOut(out);
         cl.setErr(err);
-        cl.setExitCodeExceptionMapper(t -> ExitCodes.SOFTWARE);
+        // picocli asks this mapper for usage errors too: they are 64, everything else a bug (70)
+        cl.setExitCodeExceptionMapper(t -> t instanceof CommandLine.ParameterException ? ExitCodes.USAGE : ExitCodes.SOFTWARE);
         cl.getCommandSpec().exitCodeOnInvalidInput(ExitCodes.USAGE);
         cl.getCommandSpec().exitCodeOnExecutionException(ExitCodes.SOFTWARE);
         for (CommandLine sub : cl.getSubcommands().values()) {
