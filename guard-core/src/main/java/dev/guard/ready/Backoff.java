@@ -1,0 +1,146 @@
+package dev.guard.ready;
+
+import dev.failsafe.Execution;
+import dev.failsafe.RetryPolicy;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The retry schedule between attempts on one target: exponential backoff with jitter and a
+ * low cap, so readiness is noticed within tens of milliseconds while a target sees at most
+ * about {@code 1 / (maxDelay * (1 - jitter))} attempts per second.
+ *
+ * <p>The schedule is failsafe's ({@link RetryPolicy#builder()} with {@code withBackoff} and
+ * {@code withJitter}); {@link #retryPolicy()} also aborts on results whose state is not
+ * retryable (AUTH, TLS, CONFIG). The gate drives it through failsafe's standalone
+ * {@link Execution} with its own clock and sleeper, so {@link #delays(ProbeResult, int)}
+ * computes the exact schedule without sleeping.
+ *
+ * <p>Default: 10 ms, doubling, capped at 65 ms, jitter 10 % (at most ~17 attempts/s).
+ */
+public final class Backoff {
+
+    /** 10 ms start, factor 2, 65 ms cap, 10 % jitter. */
+    public static final Backoff DEFAULT = builder().build();
+
+    private final Duration initial;
+    private final Duration max;
+    private final double factor;
+    private final double jitter;
+
+    Backoff(Builder b) {
+        this.initial = b.initial;
+        this.max = b.max;
+        this.factor = b.factor;
+        this.jitter = b.jitter;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Duration initial() {
+        return initial;
+    }
+
+    public Duration max() {
+        return max;
+    }
+
+    public double factor() {
+        return factor;
+    }
+
+    public double jitter() {
+        return jitter;
+    }
+
+    /** Upper bound of attempts per second per target in steady state (ignores attempt duration). */
+    public double maxAttemptsPerSecond() {
+        return 1000.0 / (max.toNanos() / 1e6 * (1 - jitter));
+    }
+
+    /**
+     * The failsafe policy: retry every non-READY result, forever (the gate's deadline bounds
+     * it), abort on a non-retryable state, backoff + jitter as configured.
+     */
+    public RetryPolicy<ProbeResult> retryPolicy() {
+        var b = RetryPolicy.<ProbeResult>builder()
+                .handleResultIf(r -> r == null || r.state() != ProbeState.READY)
+                .abortIf(r -> r != null && !r.state().retryable())
+                .withMaxRetries(-1)
+                .withBackoff(initial, max, factor);
+        if (jitter > 0) {
+            b.withJitter(jitter);
+        }
+        return b.build();
+    }
+
+    /**
+     * The delays failsafe schedules after {@code n} consecutive results like {@code failing},
+     * computed by a fresh failsafe {@link Execution} without sleeping (jitter included).
+     * An empty slot (Duration.ZERO at the end) means failsafe completed (aborted).
+     */
+    public Duration[] delays(ProbeResult failing, int n) {
+        Execution<ProbeResult> execution = Execution.of(retryPolicy());
+        Duration[] out = new Duration[n];
+        for (int i = 0; i < n; i++) {
+            execution.recordResult(failing);
+            out[i] = execution.isComplete() ? Duration.ZERO : execution.getDelay();
+        }
+        return out;
+    }
+
+    @Override
+    public String toString() {
+        return "backoff " + initial.toMillis() + "ms x" + factor + " capped at " + max.toMillis()
+                + "ms, jitter " + Math.round(jitter * 100) + "%";
+    }
+
+    /** Builder; {@link #build()} validates and copies. */
+    public static final class Builder {
+        private Duration initial = Duration.ofMillis(10);
+        private Duration max = Duration.ofMillis(65);
+        private double factor = 2.0;
+        private double jitter = 0.10;
+
+        Builder() {}
+
+        public Builder initial(Duration initial) {
+            this.initial = Objects.requireNonNull(initial, "initial");
+            return this;
+        }
+
+        public Builder max(Duration max) {
+            this.max = Objects.requireNonNull(max, "max");
+            return this;
+        }
+
+        public Builder factor(double factor) {
+            this.factor = factor;
+            return this;
+        }
+
+        /** 0 disables jitter; otherwise each delay varies by up to +/- this fraction. */
+        public Builder jitter(double jitter) {
+            this.jitter = jitter;
+            return this;
+        }
+
+        public Backoff build() {
+            if (initial.isNegative() || initial.isZero()) {
+                throw new IllegalArgumentException("backoff initial delay must be > 0, got " + initial);
+            }
+            if (max.compareTo(initial) < 0) {
+                throw new IllegalArgumentException("backoff max delay " + max + " is below the initial delay " + initial);
+            }
+            if (factor <= 1.0) {
+                throw new IllegalArgumentException("backoff factor must be > 1, got " + factor);
+            }
+            if (jitter < 0 || jitter >= 1) {
+                throw new IllegalArgumentException("backoff jitter must be in [0, 1), got " + jitter);
+            }
+            return new Backoff(this);
+        }
+    }
+}

@@ -1,0 +1,249 @@
+package dev.guard.ready;
+
+import dev.guard.config.Redaction;
+import dev.guard.ready.amqp.AmqpProbe;
+import dev.guard.ready.kafka.KafkaProbe;
+import dev.guard.ready.nats.NatsProbe;
+import dev.guard.ready.net.HttpProbe;
+import dev.guard.ready.net.TcpProbe;
+import dev.guard.ready.redis.RedisProbe;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Named factories for probes. The broker clients are optional dependencies: a factory for a
+ * client that is not on the classpath throws {@link IllegalStateException} saying which
+ * artifact to add ({@code add io.lettuce:lettuce-core to use redis:// and rediss:// targets ...});
+ * nothing here loads a client class before that check.
+ *
+ * <p>{@link #forUrl(String)} never throws: a malformed URL, an unknown scheme or a missing
+ * client yields a probe whose every check is {@link ProbeState#CONFIG} with that message, so a
+ * gate reports it beside the other targets and stops without retrying. The typed factories
+ * ({@link #redis(String)} ...) throw {@link IllegalArgumentException} for a malformed URL.
+ */
+public final class Probes {
+
+    private Probes() {}
+
+    /**
+     * A probe from a URL:
+     * <ul>
+     * <li>{@code redis://[user:password@]host[:port][/db][?key=NAME]}, {@code rediss://...}</li>
+     * <li>{@code amqp://[user:password@]host[:port][/vhost][?queues=a,b&exchanges=x]}, {@code amqps://...}</li>
+     * <li>{@code nats://[user:password@|token@]host[:port][?stream=NAME]}, {@code tls://...}</li>
+     * <li>{@code kafka://host:port[,host:port][?topics=a,b&brokers=N]}</li>
+     * <li>{@code tcp://host:port}, {@code http(s)://...}</li>
+     * </ul>
+     * Never throws; see the class comment.
+     */
+    public static Probe forUrl(String url) {
+        if (url == null || url.isBlank()) {
+            return new ConfigProbe("unknown", "(empty)", "empty target URL (expected e.g. redis://redis:6379)");
+        }
+        String trimmed = url.trim();
+        int sep = trimmed.indexOf("://");
+        String scheme = sep <= 0 ? "" : trimmed.substring(0, sep).toLowerCase(Locale.ROOT);
+        String kind = kindOf(scheme);
+        String shown = Redaction.maskText(trimmed);
+        if (kind == null) {
+            return new ConfigProbe(sep <= 0 ? "unknown" : scheme, trimmed, "unknown scheme in '" + shown
+                    + "': expected one of redis, rediss, amqp, amqps, nats, tls, kafka, tcp, http, https"
+                    + " (e.g. redis://redis:6379)");
+        }
+        try {
+            if (kind.equals("http")) {
+                return HttpProbe.of(trimmed);
+            }
+            int q = trimmed.indexOf('?');
+            String base = q < 0 ? trimmed : trimmed.substring(0, q);
+            Map<String, String> params = query(q < 0 ? "" : trimmed.substring(q + 1));
+            switch (kind) {
+                case "redis" -> {
+                    String key = params.remove("key");
+                    RedisProbe.Builder b = RedisProbe.builder(rebuild(base, params));
+                    if (key != null) {
+                        b.requireKey(key);
+                    }
+                    return b.build();
+                }
+                case "amqp" -> {
+                    String queues = params.remove("queues");
+                    String exchanges = params.remove("exchanges");
+                    AmqpProbe.Builder b = AmqpProbe.builder(rebuild(base, params));
+                    if (queues != null) {
+                        b.requireQueues(list(queues));
+                    }
+                    if (exchanges != null) {
+                        b.requireExchanges(list(exchanges));
+                    }
+                    return b.build();
+                }
+                case "nats" -> {
+                    String stream = params.remove("stream");
+                    NatsProbe.Builder b = NatsProbe.builder(rebuild(base, params));
+                    if (stream != null) {
+                        b.requireStream(stream);
+                    }
+                    return b.build();
+                }
+                case "kafka" -> {
+                    String topics = params.remove("topics");
+                    String brokers = params.remove("brokers");
+                    KafkaProbe.Builder b = KafkaProbe.builder(base.substring(sep + 3));
+                    if (topics != null) {
+                        b.requireTopics(list(topics));
+                    }
+                    if (brokers != null) {
+                        try {
+                            b.minBrokers(Integer.parseInt(brokers));
+                        } catch (NumberFormatException e) {
+                            throw new IllegalArgumentException("brokers=" + brokers + " is not a number");
+                        }
+                    }
+                    params.forEach(b::property);
+                    return b.build();
+                }
+                case "tcp" -> {
+                    String hostPort = base.substring(sep + 3);
+                    if (hostPort.endsWith("/")) {
+                        hostPort = hostPort.substring(0, hostPort.length() - 1);
+                    }
+                    var hp = dev.guard.ready.internal.HostPort.parse(hostPort, -1);
+                    return TcpProbe.of(hp.host(), hp.port());
+                }
+                default -> throw new IllegalStateException("unreachable: " + kind);
+            }
+        } catch (IllegalArgumentException e) {
+            return new ConfigProbe(kind, targetOf(trimmed), "malformed " + kind + " target '" + shown + "': "
+                    + e.getMessage());
+        } catch (IllegalStateException e) {
+            return new ConfigProbe(kind, targetOf(trimmed), e.getMessage());
+        }
+    }
+
+    /** PING must answer PONG. @see RedisProbe */
+    public static Probe redis(String uri) {
+        return redisBuilder(uri).build();
+    }
+
+    public static RedisProbe.Builder redisBuilder(String uri) {
+        return RedisProbe.builder(uri);
+    }
+
+    /** AMQP handshake and a channel. @see AmqpProbe */
+    public static Probe amqp(String uri) {
+        return amqpBuilder(uri).build();
+    }
+
+    public static AmqpProbe.Builder amqpBuilder(String uri) {
+        return AmqpProbe.builder(uri);
+    }
+
+    /** Connect and PING/PONG. @see NatsProbe */
+    public static Probe nats(String url) {
+        return natsBuilder(url).build();
+    }
+
+    public static NatsProbe.Builder natsBuilder(String url) {
+        return NatsProbe.builder(url);
+    }
+
+    /** Cluster metadata with a broker and a controller. @see KafkaProbe */
+    public static Probe kafka(String bootstrapServers) {
+        return kafkaBuilder(bootstrapServers).build();
+    }
+
+    public static KafkaProbe.Builder kafkaBuilder(String bootstrapServers) {
+        return KafkaProbe.builder(bootstrapServers);
+    }
+
+    /** A TCP connect. */
+    public static Probe tcp(String host, int port) {
+        return TcpProbe.of(host, port);
+    }
+
+    /** An HTTP(S) GET that must answer 2xx. */
+    public static Probe http(String url) {
+        return HttpProbe.of(url);
+    }
+
+    /** Probes for several URLs ({@link #forUrl} each). */
+    public static List<Probe> forUrls(List<String> urls) {
+        List<Probe> out = new ArrayList<>();
+        for (String u : urls) {
+            out.add(forUrl(u));
+        }
+        return List.copyOf(out);
+    }
+
+    private static String kindOf(String scheme) {
+        return switch (scheme) {
+            case "redis", "rediss" -> "redis";
+            case "amqp", "amqps" -> "amqp";
+            case "nats", "tls" -> "nats";
+            case "kafka" -> "kafka";
+            case "tcp" -> "tcp";
+            case "http", "https" -> "http";
+            default -> null;
+        };
+    }
+
+    /** host:port part of a URL for a CONFIG result's target (no user info, no query). */
+    private static String targetOf(String url) {
+        String s = url;
+        int sep = s.indexOf("://");
+        if (sep >= 0) {
+            s = s.substring(sep + 3);
+        }
+        int at = s.lastIndexOf('@');
+        if (at >= 0) {
+            s = s.substring(at + 1);
+        }
+        int end = s.length();
+        for (char c : new char[] {'/', '?', '#'}) {
+            int i = s.indexOf(c);
+            if (i >= 0 && i < end) {
+                end = i;
+            }
+        }
+        s = s.substring(0, end);
+        return s.isEmpty() ? "(no host)" : s;
+    }
+
+    private static Map<String, String> query(String q) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (q.isEmpty()) {
+            return out;
+        }
+        for (String pair : q.split("&")) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            String k = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+            String v = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+            out.put(k, v);
+        }
+        return out;
+    }
+
+    private static String rebuild(String base, Map<String, String> rest) {
+        if (rest.isEmpty()) {
+            return base;
+        }
+        StringBuilder sb = new StringBuilder(base).append('?');
+        rest.forEach((k, v) -> sb.append(k).append('=').append(v).append('&'));
+        sb.setLength(sb.length() - 1);
+        return sb.toString();
+    }
+
+    private static String[] list(String csv) {
+        return java.util.Arrays.stream(csv.split(",")).map(String::trim).filter(s -> !s.isEmpty())
+                .toArray(String[]::new);
+    }
+}

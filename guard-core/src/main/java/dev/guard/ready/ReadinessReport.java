@@ -1,0 +1,169 @@
+package dev.guard.ready;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * The outcome of a wait (or of one round of checks): each target's last result, why the
+ * wait ended, and how long it took. Immutable. {@link #render()} is for people,
+ * {@link #toJson()} for machines; both carry no secrets.
+ */
+public final class ReadinessReport {
+
+    /** Why a wait ended. */
+    public enum Outcome {
+        /** Every target was READY (and stable, when a stable window was asked for). */
+        READY,
+        /** A target hit a state waiting cannot fix (AUTH, TLS, CONFIG); the wait stopped without retrying. */
+        NOT_RETRYABLE,
+        /** The overall deadline passed with some target not ready. */
+        DEADLINE,
+        /** The waiting thread was interrupted. */
+        INTERRUPTED,
+        /** A single round of checks (healthcheck), with some target not ready. */
+        NOT_READY
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private final Outcome outcome;
+    private final List<ProbeResult> results;
+    private final Duration elapsed;
+    private final Duration deadline;
+
+    /** Built by {@link ReadinessGate}; public so callers can build reports in tests. */
+    public ReadinessReport(Outcome outcome, List<ProbeResult> results, Duration elapsed, Duration deadline) {
+        this.outcome = Objects.requireNonNull(outcome, "outcome");
+        this.results = List.copyOf(results);
+        this.elapsed = Objects.requireNonNull(elapsed, "elapsed");
+        this.deadline = Objects.requireNonNull(deadline, "deadline");
+    }
+
+    /** True when every target ended READY and the wait was not cut short. */
+    public boolean ready() {
+        return outcome == Outcome.READY;
+    }
+
+    public Outcome outcome() {
+        return outcome;
+    }
+
+    /** Each target's last result, in the order the probes were given. */
+    public List<ProbeResult> results() {
+        return results;
+    }
+
+    /** The results that are not READY. */
+    public List<ProbeResult> failures() {
+        return results.stream().filter(r -> !r.ready()).toList();
+    }
+
+    public Duration elapsed() {
+        return elapsed;
+    }
+
+    public Duration deadline() {
+        return deadline;
+    }
+
+    /** The first result in a non-retryable state, if the wait stopped for one. */
+    public java.util.Optional<ProbeResult> blocker() {
+        return results.stream().filter(r -> !r.state().retryable()).findFirst();
+    }
+
+    /**
+     * A summary for people. On failure: one line for why the wait ended, then per target what
+     * was found (state, detail, last cause, attempt, time) and what to do.
+     */
+    public String render() {
+        StringBuilder sb = new StringBuilder();
+        long notReady = results.stream().filter(r -> !r.ready()).count();
+        switch (outcome) {
+            case READY -> sb.append("readiness: all ").append(results.size()).append(" target(s) ready after ")
+                    .append(seconds(elapsed)).append('\n');
+            case DEADLINE -> sb.append("readiness: NOT READY: deadline of ").append(seconds(deadline))
+                    .append(" reached after ").append(seconds(elapsed)).append("; ").append(notReady).append(" of ")
+                    .append(results.size()).append(" target(s) not ready (last state of each below)\n");
+            case NOT_RETRYABLE -> {
+                ProbeResult b = blocker().orElseThrow();
+                sb.append("readiness: NOT READY: stopped after ").append(seconds(elapsed))
+                        .append(" without retrying: ").append(b.kind()).append(' ').append(b.target()).append(" is ")
+                        .append(b.state().label()).append(", which waiting cannot fix\n");
+            }
+            case INTERRUPTED -> sb.append("readiness: NOT READY: interrupted after ").append(seconds(elapsed))
+                    .append("; ").append(notReady).append(" of ").append(results.size())
+                    .append(" target(s) not ready\n");
+            case NOT_READY -> sb.append("readiness: NOT READY: ").append(notReady).append(" of ")
+                    .append(results.size()).append(" target(s) not ready (one check each)\n");
+        }
+        for (ProbeResult r : results) {
+            sb.append("  ").append(r.ready() ? "ok   " : "FAIL ").append(r.kind()).append(' ').append(r.target())
+                    .append(": ").append(r.state().label());
+            if (!r.detail().isEmpty()) {
+                sb.append(" (").append(r.detail()).append(')');
+            }
+            sb.append(", attempt ").append(r.attempt()).append(", ").append(seconds(r.elapsed())).append('\n');
+            if (!r.ready()) {
+                if (!r.cause().isEmpty()) {
+                    sb.append("       found: ").append(r.cause()).append('\n');
+                }
+                if (!r.state().retryable()) {
+                    sb.append("       not retried: ").append(r.state().label())
+                            .append(" does not change by waiting\n");
+                }
+                sb.append("       do: ").append(r.state().action()).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    /** The report as JSON (pretty-printed), same content as {@link #render()}. */
+    public String toJson() {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("ready", ready());
+        root.put("outcome", outcome.name().toLowerCase(Locale.ROOT));
+        root.put("elapsedMs", elapsed.toMillis());
+        root.put("deadlineMs", deadline.toMillis());
+        ArrayNode targets = root.putArray("targets");
+        for (ProbeResult r : results) {
+            ObjectNode t = targets.addObject();
+            t.put("kind", r.kind());
+            t.put("target", r.target());
+            t.put("state", r.state().label());
+            t.put("retryable", r.state().retryable());
+            t.put("detail", r.detail());
+            t.put("cause", r.cause());
+            t.put("attempt", r.attempt());
+            t.put("elapsedMs", r.elapsed().toMillis());
+            if (!r.ready()) {
+                t.put("action", r.state().action());
+            }
+        }
+        try {
+            return JSON.writeValueAsString(root);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write readiness report as JSON", e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return render();
+    }
+
+    /** {@code 3.1s}, {@code 60s}. */
+    static String seconds(Duration d) {
+        long ms = d.toMillis();
+        if (ms % 1000 == 0) {
+            return (ms / 1000) + "s";
+        }
+        return String.format(Locale.ROOT, "%.1fs", ms / 1000.0);
+    }
+}

@@ -1,0 +1,280 @@
+package dev.guard.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.Uuid;
+
+/**
+ * A real single-node KRaft Kafka broker (broker and controller in one) run as a child JVM
+ * from the Maven Central jars on the test classpath ({@code kafka_2.13}, {@code kafka-tools},
+ * same version as kafka-clients), on ports of 127.0.0.1 reserved at {@code build()}.
+ * Storage is formatted once with {@code kafka.tools.StorageTool}; stop, kill and restart keep
+ * the ports and the data dir. Share one broker per test class: a start costs seconds.
+ */
+public final class KafkaBroker implements AutoCloseable {
+
+    private static final String HOST = "127.0.0.1";
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+
+    private final int port;
+    private final int controllerPort;
+    private final Path dir;
+    private final Path logFile;
+    private final Path properties;
+    private final String clusterId = Uuid.randomUuid().toString();
+    private Process process;
+    private boolean formatted;
+    private boolean closed;
+    private Duration lastStartTime;
+
+    KafkaBroker(Builder builder) {
+        this.port = builder.port == 0 ? FreePorts.next() : builder.port;
+        this.controllerPort = FreePorts.next();
+        this.dir = Children.tempDir("kafka-" + port + "-");
+        this.logFile = dir.resolve("broker.log");
+        this.properties = dir.resolve("server.properties");
+    }
+
+    /** A builder: free port. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Formats the storage (first start only), spawns the broker JVM and returns once an
+     * AdminClient's describeCluster() answers; throws with the broker log tail when the JVM
+     * exits or nothing answers within 60 s.
+     */
+    public synchronized KafkaBroker start() {
+        if (closed) {
+            throw new IllegalStateException(this + " is closed");
+        }
+        if (isRunning()) {
+            throw new IllegalStateException("Kafka broker on port " + port + " is already running");
+        }
+        if (!formatted) {
+            writeConfig();
+            format();
+            formatted = true;
+        }
+        long spawned = System.nanoTime();
+        process = Children.spawn(javaCommand("kafka.Kafka", properties.toString()), dir, logFile);
+        awaitMetadata(spawned);
+        lastStartTime = Duration.ofNanos(System.nanoTime() - spawned);
+        return this;
+    }
+
+    /** SIGTERM (controlled shutdown), wait up to 30 s, then SIGKILL. */
+    public synchronized void stop() {
+        if (process != null) {
+            Children.terminate(process, Duration.ofSeconds(30));
+            process = null;
+        }
+    }
+
+    /** SIGKILL the broker JVM. */
+    public synchronized void kill() {
+        if (process != null) {
+            Children.kill(process);
+            process = null;
+        }
+    }
+
+    /** Stops it if running, then starts it again: same ports, same data dir, topics kept. */
+    public synchronized KafkaBroker restart() {
+        stop();
+        return start();
+    }
+
+    public synchronized boolean isRunning() {
+        return process != null && process.isAlive();
+    }
+
+    /** {@code 127.0.0.1:port}. */
+    public String bootstrapServers() {
+        return HOST + ":" + port;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** The KRaft controller listener's port (not for clients). */
+    public int controllerPort() {
+        return controllerPort;
+    }
+
+    /** Time from spawning the broker JVM to the first answered describeCluster() of the last start; null before. */
+    public synchronized Duration lastStartTime() {
+        return lastStartTime;
+    }
+
+    public Path logFile() {
+        return logFile;
+    }
+
+    /** Kills the broker and deletes its dir. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        kill();
+        closed = true;
+        Children.deleteTree(dir);
+    }
+
+    @Override
+    public String toString() {
+        return "KafkaBroker[" + bootstrapServers() + ", controller " + HOST + ":" + controllerPort + "]";
+    }
+
+    private void writeConfig() {
+        String config = String.join("\n",
+                "process.roles=broker,controller",
+                "node.id=1",
+                "controller.quorum.bootstrap.servers=" + HOST + ":" + controllerPort,
+                "listeners=PLAINTEXT://" + HOST + ":" + port + ",CONTROLLER://" + HOST + ":" + controllerPort,
+                "advertised.listeners=PLAINTEXT://" + HOST + ":" + port,
+                "controller.listener.names=CONTROLLER",
+                "inter.broker.listener.name=PLAINTEXT",
+                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+                "log.dirs=" + dir.resolve("data"),
+                "num.partitions=1",
+                "offsets.topic.replication.factor=1",
+                "offsets.topic.num.partitions=1",
+                "transaction.state.log.replication.factor=1",
+                "transaction.state.log.min.isr=1",
+                "transaction.state.log.num.partitions=1",
+                "share.coordinator.state.topic.replication.factor=1",
+                "share.coordinator.state.topic.min.isr=1",
+                "group.initial.rebalance.delay.ms=0",
+                "auto.create.topics.enable=true",
+                "");
+        String log4j = String.join("\n",
+                "status = warn",
+                "appender.out.type = Console",
+                "appender.out.name = OUT",
+                "appender.out.layout.type = PatternLayout",
+                "appender.out.layout.pattern = [%d{ISO8601}] %p %m (%c)%n",
+                "rootLogger.level = INFO",
+                "rootLogger.appenderRef.out.ref = OUT",
+                "logger.kafka.name = org.apache.kafka",
+                "logger.kafka.level = WARN",
+                "logger.state.name = state.change.logger",
+                "logger.state.level = WARN",
+                "");
+        try {
+            Files.writeString(properties, config, StandardCharsets.UTF_8);
+            Files.writeString(dir.resolve("log4j2.properties"), log4j, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not write the broker config in " + dir, e);
+        }
+    }
+
+    private void format() {
+        Path formatLog = dir.resolve("format.log");
+        Process formatter = Children.spawn(javaCommand("kafka.tools.StorageTool",
+                "format", "-t", clusterId, "-c", properties.toString(), "--standalone"), dir, formatLog);
+        if (!Children.waitFor(formatter, START_TIMEOUT)) {
+            Children.kill(formatter);
+            throw new IllegalStateException("kafka.tools.StorageTool format did not finish within "
+                    + START_TIMEOUT.toSeconds() + " s [" + this + "]. Output:\n" + Children.tail(formatLog, 30));
+        }
+        if (formatter.exitValue() != 0) {
+            throw new IllegalStateException("kafka.tools.StorageTool format exited with " + formatter.exitValue()
+                    + " [" + this + "]. Output:\n" + Children.tail(formatLog, 30));
+        }
+    }
+
+    private void awaitMetadata(long spawnedNanos) {
+        Properties config = new Properties();
+        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "2000");
+        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "3000");
+        config.put(AdminClientConfig.RECONNECT_BACKOFF_MS_CONFIG, "50");
+        config.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "200");
+        long deadline = spawnedNanos + START_TIMEOUT.toNanos();
+        String last = "no answer yet";
+        try (Admin admin = Admin.create(config)) {
+            while (System.nanoTime() < deadline) {
+                if (!process.isAlive()) {
+                    throw failure("the broker JVM exited with " + process.exitValue() + " before serving metadata");
+                }
+                try {
+                    Collection<Node> nodes = admin.describeCluster(new DescribeClusterOptions().timeoutMs(2000))
+                            .nodes().get(3, TimeUnit.SECONDS);
+                    if (!nodes.isEmpty()) {
+                        return;
+                    }
+                    last = "describeCluster answered with no nodes";
+                } catch (ExecutionException | TimeoutException e) {
+                    last = String.valueOf(e.getCause() == null ? e : e.getCause());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw failure("interrupted while waiting for the broker");
+                }
+            }
+        }
+        Children.kill(process);
+        process = null;
+        throw failure("no describeCluster() answer within " + START_TIMEOUT.toSeconds() + " s (last: " + last
+                + "); the broker JVM was killed");
+    }
+
+    private List<String> javaCommand(String mainClass, String... args) {
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        String classpath = System.getProperty("surefire.test.class.path");
+        if (classpath == null || classpath.isBlank()) {
+            classpath = System.getProperty("java.class.path");
+        }
+        List<String> cmd = new ArrayList<>(List.of(java,
+                "-Xms64m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData",
+                "-Xshare:auto", "-Djava.awt.headless=true",
+                "-Dlog4j2.configurationFile=" + dir.resolve("log4j2.properties").toUri(),
+                "-cp", classpath, mainClass));
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
+    private IllegalStateException failure(String message) {
+        return new IllegalStateException(message + " [" + this + ", log " + logFile + "]. Log tail:\n"
+                + Children.tail(logFile, 30));
+    }
+
+    /** Builds a {@link KafkaBroker}; the ports are reserved at {@code build()}, nothing starts until {@code start()}. */
+    public static final class Builder {
+        private int port;
+
+        Builder() {}
+
+        /** The client port; 0 (default) picks a free one at {@code build()}. */
+        public Builder port(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port must be 0..65535, was " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        public KafkaBroker build() {
+            return new KafkaBroker(this);
+        }
+    }
+}

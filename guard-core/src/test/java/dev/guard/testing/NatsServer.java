@@ -1,0 +1,200 @@
+package dev.guard.testing;
+
+import dev.guard.config.Redaction;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A private {@code nats-server} child process (JetStream on by default) on a port of
+ * 127.0.0.1 reserved at {@code build()}, so a test can point a client at {@link #url()}
+ * before {@link #start()} (a server that starts late). Kill and restart keep port and store.
+ */
+public final class NatsServer implements AutoCloseable {
+
+    private static final String HOST = "127.0.0.1";
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(10);
+
+    private final int port;
+    private final boolean jetStream;
+    private final String user;
+    private final String password;
+    private final Path binary;
+    private final Path dir;
+    private final Path logFile;
+    private Process process;
+    private boolean closed;
+
+    NatsServer(Builder builder) {
+        this.port = builder.port == 0 ? FreePorts.next() : builder.port;
+        this.jetStream = builder.jetStream;
+        this.user = builder.user;
+        this.password = builder.password;
+        this.binary = Children.findBinary("nats-server").orElseThrow(() -> new IllegalStateException(
+                "nats-server not found in PATH, /usr/sbin, /usr/bin or /usr/local/bin: the NATS test fixture runs a "
+                        + "private nats-server. Install it (apt-get install nats-server)."));
+        this.dir = Children.tempDir("nats-" + port + "-");
+        this.logFile = dir.resolve("nats.log");
+    }
+
+    /** A builder: free port, JetStream on, no auth. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Starts it; returns once it sends its INFO line (at most ~10 s, else throws with the log tail). */
+    public synchronized NatsServer start() {
+        if (closed) {
+            throw new IllegalStateException(this + " is closed");
+        }
+        if (isRunning()) {
+            throw new IllegalStateException("nats-server on port " + port + " is already running");
+        }
+        List<String> cmd = new ArrayList<>(List.of(binary.toString(), "-a", HOST, "-p", Integer.toString(port)));
+        if (jetStream) {
+            cmd.addAll(List.of("-js", "-sd", dir.resolve("jetstream").toString()));
+        }
+        if (user != null) {
+            cmd.addAll(List.of("--user", user, "--pass", password));
+        }
+        process = Children.spawn(cmd, dir, logFile);
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        String last = "no reply yet";
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw failure("nats-server exited with " + process.exitValue() + " before sending INFO");
+            }
+            try {
+                String line = readInfoLine(HOST, port, 1000);
+                if (line.startsWith("INFO ")) {
+                    return this;
+                }
+                last = line;
+            } catch (IOException e) {
+                last = e.toString();
+            }
+            Children.sleep(20);
+        }
+        throw failure("no INFO line within " + START_TIMEOUT.toSeconds() + " s (last: " + last + ")");
+    }
+
+    /** SIGTERM (nats-server shuts down cleanly, flushing JetStream), wait for exit. */
+    public synchronized void stop() {
+        if (process != null) {
+            Children.terminate(process, Duration.ofSeconds(10));
+            process = null;
+        }
+    }
+
+    /** SIGKILL. */
+    public synchronized void kill() {
+        if (process != null) {
+            Children.kill(process);
+            process = null;
+        }
+    }
+
+    /** Stops it if running, then starts it on the same port with the same JetStream store. */
+    public synchronized NatsServer restart() {
+        stop();
+        return start();
+    }
+
+    public synchronized boolean isRunning() {
+        return process != null && process.isAlive();
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String host() {
+        return HOST;
+    }
+
+    /** {@code nats://[user:pass@]127.0.0.1:port}; mask before printing. */
+    public String url() {
+        String auth = user == null ? ""
+                : URLEncoder.encode(user, StandardCharsets.UTF_8) + ":" + URLEncoder.encode(password, StandardCharsets.UTF_8) + "@";
+        return "nats://" + auth + HOST + ":" + port;
+    }
+
+    public Path logFile() {
+        return logFile;
+    }
+
+    /** Kills it and deletes its dir. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        kill();
+        closed = true;
+        Children.deleteTree(dir);
+    }
+
+    @Override
+    public String toString() {
+        return "NatsServer[" + Redaction.maskText(url()) + (jetStream ? ", JetStream" : "") + "]";
+    }
+
+    private IllegalStateException failure(String message) {
+        return new IllegalStateException(message + " [" + this + ", log " + logFile + "]. Log tail:\n"
+                + Children.tail(logFile, 20));
+    }
+
+    /** Connects and reads the first line a NATS server sends ({@code INFO {...}}). */
+    static String readInfoLine(String host, int port, int timeoutMillis) throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(host, port), timeoutMillis);
+            socket.setSoTimeout(timeoutMillis);
+            return Resp.readLine(socket.getInputStream());
+        }
+    }
+
+    /** Builds a {@link NatsServer}; the port is reserved at {@code build()}, nothing starts until {@code start()}. */
+    public static final class Builder {
+        private int port;
+        private boolean jetStream = true;
+        private String user;
+        private String password;
+
+        Builder() {}
+
+        /** The port; 0 (default) picks a free one at {@code build()}. */
+        public Builder port(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port must be 0..65535, was " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        /** JetStream on (default) or off. */
+        public Builder jetStream(boolean on) {
+            this.jetStream = on;
+            return this;
+        }
+
+        /** Require this user and password. */
+        public Builder user(String user, String password) {
+            if (user == null || password == null) {
+                throw new IllegalArgumentException("user and password must both be set");
+            }
+            this.user = user;
+            this.password = password;
+            return this;
+        }
+
+        public NatsServer build() {
+            return new NatsServer(this);
+        }
+    }
+}

@@ -1,0 +1,398 @@
+package dev.guard.testing;
+
+import dev.guard.config.Redaction;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A private {@code redis-server} child process on a free port of 127.0.0.1, in its own
+ * temp dir, with an optional password. Can be killed and restarted on the same port, and can
+ * run in <em>loading mode</em>: preloaded with keys and restarted with a per-key load delay
+ * so that for a few seconds it accepts connections but answers {@code -LOADING}.
+ *
+ * <p>Persistence is off ({@code --save ""}, no AOF); only loading mode writes one RDB
+ * snapshot (explicit {@code SAVE}), which every restart then loads again.
+ */
+public final class RedisServer implements AutoCloseable {
+
+    /** Timestamp of a Redis log line: {@code 30 Nov 2026 09:30:01.123} (local time). */
+    private static final Pattern LOG_TIME = Pattern.compile("(\\d{2} \\w{3} \\d{4} \\d{2}:\\d{2}:\\d{2}\\.\\d{3})");
+    private static final DateTimeFormatter LOG_TIME_FORMAT =
+            DateTimeFormatter.ofPattern("dd MMM yyyy HH:mm:ss.SSS", Locale.ROOT);
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(10);
+    private static final String HOST = "127.0.0.1";
+
+    private final String password;
+    private final int port;
+    private final int preloadKeys;
+    private final int keyLoadDelayMicros;
+    private final Path binary;
+    private final Path dir;
+    private final Path logFile;
+    private final Path outFile;
+
+    private Process process;
+    private boolean loadingMode;
+    private boolean populated;
+    private long logOffset;
+    private Instant loadingObservedAt;
+    private boolean closed;
+
+    RedisServer(Builder builder) {
+        this.password = builder.password;
+        this.port = builder.port == 0 ? FreePorts.next() : builder.port;
+        this.preloadKeys = builder.preloadKeys;
+        this.keyLoadDelayMicros = builder.keyLoadDelayMicros;
+        this.binary = Children.findBinary("redis-server").orElseThrow(() -> new IllegalStateException(
+                "redis-server not found in PATH, /usr/sbin, /usr/bin or /usr/local/bin: the Redis test fixture "
+                        + "runs a private redis-server. Install it (apt-get install redis-server), or run where a "
+                        + "Docker engine is available and use Fixtures.redis()."));
+        this.dir = Children.tempDir("redis-" + port + "-");
+        this.logFile = dir.resolve("redis.log");
+        this.outFile = dir.resolve("redis.out");
+    }
+
+    /** A builder: free port, no password, loading mode with 40,000 keys and 20 µs per key. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Starts a plain server; returns once it answers PONG (at most ~10 s, else throws with the log tail). */
+    public synchronized RedisServer start() {
+        ensureOpen();
+        if (isRunning()) {
+            throw new IllegalStateException("redis-server on port " + port + " is already running");
+        }
+        spawn(false, false);
+        awaitPong(START_TIMEOUT, "start");
+        return this;
+    }
+
+    /**
+     * Starts in loading mode: preloads {@code preloadKeys} keys (once), saves an RDB, then
+     * restarts on the same dir and port with {@code --key-load-delay}. Returns as soon as a
+     * real {@code -LOADING} reply has been observed; throws if the server answered PONG
+     * (loading already over) or never answered.
+     */
+    public synchronized RedisServer startLoading() {
+        ensureOpen();
+        if (isRunning()) {
+            throw new IllegalStateException("redis-server on port " + port + " is already running");
+        }
+        loadingMode = true;
+        if (!populated) {
+            populate();
+        }
+        spawn(true, true);
+        awaitLoadingReply();
+        return this;
+    }
+
+    private void populate() {
+        spawn(false, true);
+        awaitPong(START_TIMEOUT, "start (to preload keys)");
+        String populate = call(60_000, "DEBUG", "POPULATE", Integer.toString(preloadKeys), "guard:preload", "16");
+        if (!populate.startsWith("+OK")) {
+            throw new IllegalStateException("DEBUG POPULATE " + preloadKeys + " on port " + port + " answered '"
+                    + populate + "'; it needs --enable-debug-command yes (Redis 7). Log tail:\n" + Children.tail(logFile, 20));
+        }
+        String save = call(60_000, "SAVE");
+        if (!save.startsWith("+OK")) {
+            throw new IllegalStateException("SAVE on port " + port + " answered '" + save + "'. Log tail:\n"
+                    + Children.tail(logFile, 20));
+        }
+        stop();
+        if (!Files.exists(dir.resolve("dump.rdb"))) {
+            throw new IllegalStateException("SAVE answered OK but " + dir.resolve("dump.rdb") + " is missing");
+        }
+        populated = true;
+    }
+
+    private void awaitLoadingReply() {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        String last = "no reply yet";
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw failure("redis-server exited with " + process.exitValue() + " before answering -LOADING");
+            }
+            try {
+                String reply = Resp.call(HOST, port, password, 1000, "PING");
+                if (reply.startsWith("-LOADING")) {
+                    loadingObservedAt = Instant.now();
+                    return;
+                }
+                if (reply.startsWith("+PONG")) {
+                    throw failure("redis-server answered PONG before any -LOADING reply was seen: loading of "
+                            + preloadKeys + " keys with key-load-delay " + keyLoadDelayMicros
+                            + " us was too short to observe; raise preloadKeys or keyLoadDelayMicros");
+                }
+                last = reply;
+            } catch (IOException e) {
+                last = e.toString();
+            }
+            Children.sleep(5);
+        }
+        throw failure("no -LOADING reply within " + START_TIMEOUT.toSeconds() + " s (last: " + last + ")");
+    }
+
+    /** Sends PING now: true iff the reply is {@code -LOADING}; false on any other reply or no connection. */
+    public boolean isLoading() {
+        try {
+            return Resp.call(HOST, port, password, 2000, "PING").startsWith("-LOADING");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** When {@link #startLoading()} (or a loading-mode restart) first saw {@code -LOADING}; null before. */
+    public synchronized Instant loadingObservedAt() {
+        return loadingObservedAt;
+    }
+
+    /**
+     * Waits (at most {@code max}) until the server answers PONG and returns when loading
+     * ended: the time of the log line {@code DB loaded from disk}, or the instant of the first
+     * PONG if the log has no such line (e.g. nothing was loaded).
+     */
+    public Instant awaitLoaded(Duration max) {
+        Instant pong = awaitPong(max, "awaitLoaded");
+        return loadedAtFromLog().orElse(pong);
+    }
+
+    private java.util.Optional<Instant> loadedAtFromLog() {
+        long offset;
+        synchronized (this) {
+            offset = logOffset;
+        }
+        try {
+            byte[] bytes = Files.readAllBytes(logFile);
+            String text = new String(bytes, (int) Math.min(offset, bytes.length),
+                    (int) (bytes.length - Math.min(offset, bytes.length)), StandardCharsets.UTF_8);
+            for (String line : text.split("\n")) {
+                if (line.contains("DB loaded from disk")) {
+                    Matcher m = LOG_TIME.matcher(line);
+                    if (m.find()) {
+                        return java.util.Optional.of(LocalDateTime.parse(m.group(1), LOG_TIME_FORMAT)
+                                .atZone(ZoneId.systemDefault()).toInstant());
+                    }
+                }
+            }
+            return java.util.Optional.empty();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not read " + logFile, e);
+        }
+    }
+
+    /** Stops the server (SIGTERM; with {@code --save ""} nothing is written) and waits for it to exit. */
+    public synchronized void stop() {
+        if (process != null) {
+            Children.terminate(process, Duration.ofSeconds(10));
+            process = null;
+        }
+    }
+
+    /** SIGKILL: the server dies at once, mid-whatever. */
+    public synchronized void kill() {
+        if (process != null) {
+            Children.kill(process);
+            process = null;
+        }
+    }
+
+    /** Stops it if running, then starts again on the same port and dir (in loading mode: loading again). */
+    public synchronized RedisServer restart() {
+        stop();
+        return loadingMode ? startLoading() : start();
+    }
+
+    /** True while the child process is alive. */
+    public synchronized boolean isRunning() {
+        return process != null && process.isAlive();
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String host() {
+        return HOST;
+    }
+
+    /** {@code redis://[:password@]127.0.0.1:port}; mask it before printing ({@code Redaction.maskText}). */
+    public String uri() {
+        String auth = password == null ? "" : ":" + URLEncoder.encode(password, StandardCharsets.UTF_8) + "@";
+        return "redis://" + auth + HOST + ":" + port;
+    }
+
+    /** The password, or null. */
+    public String password() {
+        return password;
+    }
+
+    public Path logFile() {
+        return logFile;
+    }
+
+    /** The server's own directory (RDB snapshot, logs). */
+    public Path dir() {
+        return dir;
+    }
+
+    /** Stops the server and deletes its dir. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        kill();
+        closed = true;
+        Children.deleteTree(dir);
+    }
+
+    @Override
+    public String toString() {
+        return "RedisServer[" + Redaction.maskText(uri()) + (loadingMode ? ", loading mode" : "") + "]";
+    }
+
+    private void spawn(boolean loading, boolean debugCommand) {
+        try {
+            logOffset = Files.exists(logFile) ? Files.size(logFile) : 0;
+        } catch (IOException e) {
+            logOffset = 0;
+        }
+        List<String> cmd = new ArrayList<>(List.of(binary.toString(),
+                "--bind", HOST, "--port", Integer.toString(port), "--dir", dir.toString(),
+                "--logfile", logFile.toString(), "--daemonize", "no", "--save", "", "--appendonly", "no",
+                "--protected-mode", "no"));
+        if (password != null) {
+            cmd.add("--requirepass");
+            cmd.add(password);
+        }
+        if (debugCommand) {
+            cmd.add("--enable-debug-command");
+            cmd.add("yes");
+        }
+        if (loading) {
+            cmd.add("--key-load-delay");
+            cmd.add(Integer.toString(keyLoadDelayMicros));
+            cmd.add("--loading-process-events-interval-bytes");
+            cmd.add("1024");
+        }
+        process = Children.spawn(cmd, dir, outFile);
+    }
+
+    /** Polls PING until PONG; returns the instant of the first PONG. */
+    private Instant awaitPong(Duration max, String what) {
+        long deadline = System.nanoTime() + max.toNanos();
+        String last = "no reply yet";
+        while (true) {
+            Process current;
+            synchronized (this) {
+                current = process;
+            }
+            if (current == null) {
+                throw failure(what + ": redis-server on port " + port + " is not running");
+            }
+            if (!current.isAlive()) {
+                throw failure(what + ": redis-server exited with " + current.exitValue() + " before answering PONG");
+            }
+            try {
+                String reply = Resp.call(HOST, port, password, 1000, "PING");
+                if (reply.startsWith("+PONG")) {
+                    return Instant.now();
+                }
+                last = reply;
+                if (reply.startsWith("-NOAUTH") || reply.startsWith("-WRONGPASS") || reply.startsWith("-ERR")) {
+                    throw failure(what + ": PING answered '" + reply + "'");
+                }
+            } catch (IOException e) {
+                last = e.toString();
+            }
+            if (System.nanoTime() > deadline) {
+                throw failure(what + ": no PONG within " + max.toMillis() + " ms (last: " + last + ")");
+            }
+            Children.sleep(20);
+        }
+    }
+
+    private String call(int timeoutMillis, String... command) {
+        try {
+            return Resp.call(HOST, port, password, timeoutMillis, command);
+        } catch (IOException e) {
+            throw failure(String.join(" ", command[0]) + " on port " + port + " failed: " + e);
+        }
+    }
+
+    private IllegalStateException failure(String message) {
+        return new IllegalStateException(message + " [" + this + ", log " + logFile + "]. Log tail:\n"
+                + Children.tail(logFile, 20) + "\n" + Children.tail(outFile, 10));
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException(this + " is closed");
+        }
+    }
+
+    /** Builds a {@link RedisServer}; nothing starts until {@code start()} / {@code startLoading()}. */
+    public static final class Builder {
+        private String password;
+        private int port;
+        private int preloadKeys = 40_000;
+        private int keyLoadDelayMicros = 20;
+
+        Builder() {}
+
+        /** Require this password ({@code --requirepass}); null for none. */
+        public Builder password(String password) {
+            this.password = password;
+            return this;
+        }
+
+        /** The port; 0 (default) picks a free one at {@code build()}. */
+        public Builder port(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port must be 0..65535, was " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        /** Keys preloaded for loading mode (default 40,000: about 3 s of LOADING on 2 cores). */
+        public Builder preloadKeys(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("preloadKeys must be >= 1, was " + n);
+            }
+            this.preloadKeys = n;
+            return this;
+        }
+
+        /** {@code --key-load-delay} in microseconds per key in loading mode (default 20). */
+        public Builder keyLoadDelayMicros(int micros) {
+            if (micros < 0) {
+                throw new IllegalArgumentException("keyLoadDelayMicros must be >= 0, was " + micros);
+            }
+            this.keyLoadDelayMicros = micros;
+            return this;
+        }
+
+        /** Picks the port (if 0) and the dir; finds redis-server or throws saying how to install it. */
+        public RedisServer build() {
+            return new RedisServer(this);
+        }
+    }
+}
