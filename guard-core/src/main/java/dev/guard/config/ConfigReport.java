@@ -1,0 +1,134 @@
+package dev.guard.config;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.UncheckedIOException;
+import java.util.List;
+
+/**
+ * The result of {@link ConfigGuard#check()}: every declared setting with its origin and redacted
+ * value, and every violation. Immutable; all text is already redacted.
+ */
+public final class ConfigReport {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private final List<Setting> settings;
+    private final List<Violation> violations;
+    private final boolean inContainer;
+    private final boolean allowLoopback;
+
+    ConfigReport(List<Setting> settings, List<Violation> violations, boolean inContainer, boolean allowLoopback) {
+        this.settings = List.copyOf(settings);
+        this.violations = List.copyOf(violations);
+        this.inContainer = inContainer;
+        this.allowLoopback = allowLoopback;
+    }
+
+    /** Every violation found, errors first, in declaration order. */
+    public List<Violation> violations() {
+        return violations;
+    }
+
+    /** Only the {@link Severity#ERROR} violations. */
+    public List<Violation> errors() {
+        return violations.stream().filter(v -> v.severity() == Severity.ERROR).toList();
+    }
+
+    /** Only the {@link Severity#WARNING} violations. */
+    public List<Violation> warnings() {
+        return violations.stream().filter(v -> v.severity() == Severity.WARNING).toList();
+    }
+
+    /** Every declared setting, in declaration order. */
+    public List<Setting> settings() {
+        return settings;
+    }
+
+    /** True when there is no {@link Severity#ERROR} violation (warnings allowed). */
+    public boolean ok() {
+        return errors().isEmpty();
+    }
+
+    /** Whether the check ran as inside a container (which changes what loopback means). */
+    public boolean inContainer() {
+        return inContainer;
+    }
+
+    /** Whether loopback hosts were allowed (local development). */
+    public boolean allowLoopback() {
+        return allowLoopback;
+    }
+
+    /** The report for humans: a summary line, one line per setting, one line per violation. */
+    public String render() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("config guard: ").append(settings.size()).append(settings.size() == 1 ? " setting, " : " settings, ")
+                .append(errors().size()).append(errors().size() == 1 ? " error, " : " errors, ")
+                .append(warnings().size()).append(warnings().size() == 1 ? " warning" : " warnings")
+                .append(inContainer ? " (in a container)" : " (not in a container)")
+                .append(allowLoopback ? ", loopback allowed" : "").append('\n');
+        int width = settings.stream().mapToInt(s -> s.name().length()).max().orElse(0);
+        int originWidth = settings.stream().mapToInt(s -> s.origin().length()).max().orElse(0);
+        for (Setting s : settings) {
+            sb.append("  ").append(pad(s.name(), width)).append("  ").append(pad(s.origin(), originWidth)).append("  ")
+                    .append(s.redactedValue() == null ? "(unset)" : s.redactedValue()).append('\n');
+        }
+        for (Violation v : violations) {
+            sb.append(v.severity()).append(' ').append(v.rule()).append(": ").append(v.message()).append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static String pad(String s, int width) {
+        return s.length() >= width ? s : s + " ".repeat(width - s.length());
+    }
+
+    /**
+     * The report as JSON: {@code ok}, {@code inContainer}, {@code allowLoopback}, {@code settings}
+     * (name, type, origin, source, value) and {@code violations} (setting, rule, severity, origin,
+     * found, problem, action, message).
+     */
+    public String toJson() {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("ok", ok());
+        root.put("inContainer", inContainer);
+        root.put("allowLoopback", allowLoopback);
+        root.put("errors", errors().size());
+        root.put("warnings", warnings().size());
+        ArrayNode s = root.putArray("settings");
+        for (Setting setting : settings) {
+            ObjectNode n = s.addObject();
+            n.put("name", setting.name());
+            n.put("type", setting.type().name());
+            n.put("origin", setting.origin());
+            n.put("source", setting.source().name());
+            n.put("value", setting.redactedValue());
+        }
+        ArrayNode vs = root.putArray("violations");
+        for (Violation v : violations) {
+            ObjectNode n = vs.addObject();
+            n.put("setting", v.setting());
+            n.put("rule", v.rule());
+            n.put("severity", v.severity().name());
+            n.put("origin", v.origin());
+            n.put("found", v.found());
+            n.put("problem", v.problem());
+            n.put("action", v.action());
+            n.put("message", v.message());
+        }
+        try {
+            return JSON.writeValueAsString(root);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return render();
+    }
+}
