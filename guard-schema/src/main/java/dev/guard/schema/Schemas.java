@@ -1,0 +1,360 @@
+package dev.guard.schema;
+
+import dev.guard.schema.internal.Json;
+import dev.guard.schema.internal.RenameHints;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.everit.json.schema.Schema;
+import org.everit.json.schema.SchemaException;
+import org.everit.json.schema.ValidationException;
+import org.everit.json.schema.loader.SchemaLoader;
+import org.json.JSONObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The JSON Schemas of a consumer, by job type. Built once at boot ({@link #builder()}): every schema
+ * is loaded and parsed, every example payload validated, otherwise {@link SchemaSelfTestException}.
+ * Immutable and thread-safe; the parsed everit {@link Schema} objects are cached, never re-parsed
+ * per payload.
+ *
+ * <pre>{@code
+ * Schemas schemas = Schemas.builder()
+ *     .fromClasspath("send-email", "schemas/send-email.json")
+ *     .example("send-email", "{\"job_id\":\"j-1\",\"to\":\"a@example.com\"}")
+ *     .build();                                   // throws SchemaSelfTestException on a bad schema
+ * Verdict v = schemas.validate("send-email", bytes);
+ * }</pre>
+ */
+public final class Schemas {
+
+    /** Default payload limit: 1 MiB. */
+    public static final int DEFAULT_MAX_BYTES = 1 << 20;
+    /** Default nesting limit: 64 levels. */
+    public static final int DEFAULT_MAX_DEPTH = 64;
+    /** Largest nesting limit accepted (validation recurses over the payload). */
+    public static final int MAX_DEPTH_LIMIT = 512;
+
+    private static final Logger LOG = LoggerFactory.getLogger(Schemas.class);
+
+    private record Entry(String jobType, String schemaId, String source, Schema schema) {}
+
+    private final Map<String, Entry> byType;
+    private final Json json;
+
+    private Schemas(Map<String, Entry> byType, Json json) {
+        this.byType = Collections.unmodifiableMap(new LinkedHashMap<>(byType));
+        this.json = json;
+    }
+
+    /** A builder; nothing is loaded until {@link Builder#build()}. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * One schema file, for the CLI: the job type is the schema's {@code $id} (or {@code id}), else the
+     * file name without {@code .json} / {@code .schema.json}. Runs the self-test (the schema parses).
+     */
+    public static Schemas single(Path schemaFile) {
+        String jobType = null;
+        try {
+            String text = Files.readString(schemaFile, StandardCharsets.UTF_8);
+            Json.Read r = new Json(64 << 20, 256).read(text);
+            if (r instanceof Json.Value v && v.value() instanceof JSONObject o) {
+                jobType = o.optString("$id", o.optString("id", null));
+            }
+        } catch (IOException | RuntimeException e) {
+            // reported by build() below with the reason
+        }
+        if (jobType == null || jobType.isBlank()) {
+            String name = String.valueOf(schemaFile.getFileName());
+            jobType = name.replaceFirst("(\\.schema)?\\.json$", "");
+        }
+        return builder().fromFile(jobType, schemaFile).build();
+    }
+
+    /** The registered job types, in registration order. */
+    public Set<String> jobTypes() {
+        return byType.keySet();
+    }
+
+    /** The schema id used for a job type; null when the job type is not registered. */
+    public String schemaId(String jobType) {
+        Entry e = byType.get(jobType);
+        return e == null ? null : e.schemaId();
+    }
+
+    /** The everit schema of a job type (cached); null when not registered. */
+    public Schema schema(String jobType) {
+        Entry e = byType.get(jobType);
+        return e == null ? null : e.schema();
+    }
+
+    /** The payload size limit in bytes. */
+    public int maxBytes() {
+        return json.maxBytes();
+    }
+
+    /** The nesting depth limit. */
+    public int maxDepth() {
+        return json.maxDepth();
+    }
+
+    /** Validates UTF-8 bytes against the job type's schema. Never throws for any input. */
+    public Verdict validate(String jobType, byte[] payload) {
+        Entry e = byType.get(jobType);
+        if (e == null) {
+            return unknown(jobType);
+        }
+        return check(e, json.read(payload));
+    }
+
+    /** Validates text against the job type's schema. Never throws for any input. */
+    public Verdict validate(String jobType, String payload) {
+        Entry e = byType.get(jobType);
+        if (e == null) {
+            return unknown(jobType);
+        }
+        return check(e, json.read(payload));
+    }
+
+    /**
+     * Parses a payload once without validating it, for boundaries that pick the job type from the
+     * payload: either the parsed value or a {@link Malformed} verdict (schema id null).
+     */
+    public Object parse(byte[] payload) {
+        Json.Read r = json.read(payload);
+        if (r instanceof Json.Value v) {
+            return v.value();
+        }
+        Json.Failure f = (Json.Failure) r;
+        return new Malformed(null, f.kind(), f.reason());
+    }
+
+    /** Validates an already parsed value (from {@link #parse(byte[])}). Never throws for any input. */
+    public Verdict validateParsed(String jobType, Object parsed) {
+        Entry e = byType.get(jobType);
+        if (e == null) {
+            return unknown(jobType);
+        }
+        return check(e, new Json.Value(parsed));
+    }
+
+    private Verdict unknown(String jobType) {
+        return new Malformed(null, Malformed.Kind.UNKNOWN_JOB_TYPE, "no schema registered for job type '"
+                + jobType + "' (registered: " + String.join(", ", byType.keySet()) + ")");
+    }
+
+    private static Verdict check(Entry e, Json.Read read) {
+        if (read instanceof Json.Failure f) {
+            return new Malformed(e.schemaId(), f.kind(), f.reason());
+        }
+        Object value = ((Json.Value) read).value();
+        try {
+            e.schema().validate(value);
+            return new Accepted(e.schemaId(), value);
+        } catch (ValidationException ve) {
+            List<SchemaViolation> violations = new ArrayList<>();
+            collect(ve, violations);
+            List<String> hints;
+            try {
+                hints = RenameHints.hints(e.schema(), value, violations);
+            } catch (RuntimeException hintFailure) {
+                hints = List.of();
+            }
+            return new Invalid(e.schemaId(), violations, hints);
+        } catch (RuntimeException | StackOverflowError other) {
+            // everit itself failed on this value (e.g. a pathological regex); the payload is still rejected, loudly
+            return new Malformed(e.schemaId(), Malformed.Kind.NOT_JSON, "validator failed on this payload: "
+                    + other.getClass().getSimpleName() + ": " + other.getMessage());
+        }
+    }
+
+    private static void collect(ValidationException ve, List<SchemaViolation> out) {
+        if (ve.getCausingExceptions().isEmpty()) {
+            String keyword = ve.getKeyword() == null ? "schema" : ve.getKeyword();
+            out.add(new SchemaViolation(ve.getPointerToViolation(), keyword, ve.getErrorMessage()));
+            return;
+        }
+        for (ValidationException cause : ve.getCausingExceptions()) {
+            collect(cause, out);
+        }
+    }
+
+    /** Collects schema sources and examples; {@link #build()} loads, parses and self-tests them. */
+    public static final class Builder {
+
+        private record Source(String jobType, String description, Loader loader) {}
+
+        @FunctionalInterface
+        private interface Loader {
+            String load() throws IOException;
+        }
+
+        private final List<Source> sources = new ArrayList<>();
+        private final List<Map.Entry<String, String>> examples = new ArrayList<>();
+        private int maxBytes = DEFAULT_MAX_BYTES;
+        private int maxDepth = DEFAULT_MAX_DEPTH;
+
+        Builder() {}
+
+        /** A schema from a classpath resource (leading '/' optional). */
+        public Builder fromClasspath(String jobType, String resourcePath) {
+            String path = resourcePath.startsWith("/") ? resourcePath.substring(1) : resourcePath;
+            sources.add(new Source(requireType(jobType), "classpath:" + path, () -> {
+                ClassLoader cl = Thread.currentThread().getContextClassLoader();
+                URL url = cl == null ? null : cl.getResource(path);
+                if (url == null) {
+                    url = Schemas.class.getClassLoader().getResource(path);
+                }
+                if (url == null) {
+                    throw new IOException("classpath resource '" + path + "' not found; put it under src/main/resources/"
+                            + path + " or pass the right path");
+                }
+                try (InputStream in = url.openStream()) {
+                    return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                }
+            }));
+            return this;
+        }
+
+        /** A schema from a file. */
+        public Builder fromFile(String jobType, Path file) {
+            sources.add(new Source(requireType(jobType), "file:" + file, () -> {
+                if (!Files.isRegularFile(file)) {
+                    throw new IOException("file " + file.toAbsolutePath() + " does not exist or is not a regular file");
+                }
+                return Files.readString(file, StandardCharsets.UTF_8);
+            }));
+            return this;
+        }
+
+        /** A schema given as JSON text (tests, generated schemas). */
+        public Builder fromJson(String jobType, String schemaJson) {
+            sources.add(new Source(requireType(jobType), "inline schema", () -> schemaJson));
+            return this;
+        }
+
+        /** An example payload the job type's schema must accept at boot; may be given several times. */
+        public Builder example(String jobType, String json) {
+            examples.add(Map.entry(requireType(jobType), json));
+            return this;
+        }
+
+        /** Payloads larger than this many bytes are rejected before parsing (default 1 MiB). */
+        public Builder maxBytes(int maxBytes) {
+            if (maxBytes < 2) {
+                throw new IllegalArgumentException("maxBytes must be at least 2, was " + maxBytes);
+            }
+            this.maxBytes = maxBytes;
+            return this;
+        }
+
+        /** Payloads nested deeper than this are rejected while streaming (default 64, at most 512). */
+        public Builder maxDepth(int maxDepth) {
+            if (maxDepth < 1 || maxDepth > MAX_DEPTH_LIMIT) {
+                throw new IllegalArgumentException("maxDepth must be between 1 and " + MAX_DEPTH_LIMIT + ", was " + maxDepth);
+            }
+            this.maxDepth = maxDepth;
+            return this;
+        }
+
+        private static String requireType(String jobType) {
+            if (jobType == null || jobType.isBlank()) {
+                throw new IllegalArgumentException("job type must be a non-blank name, was " + (jobType == null ? "null" : "'" + jobType + "'"));
+            }
+            return jobType;
+        }
+
+        /**
+         * Loads and parses every schema, validates every example, and returns the immutable registry.
+         *
+         * @throws SchemaSelfTestException listing every problem found
+         */
+        public Schemas build() {
+            List<String> problems = new ArrayList<>();
+            Map<String, Entry> byType = new LinkedHashMap<>();
+            Json schemaReader = new Json(64 << 20, 256);
+            if (sources.isEmpty()) {
+                problems.add("no schema registered; register one per job type with fromClasspath(jobType, path) or fromFile(jobType, path)");
+            }
+            for (Source s : sources) {
+                if (byType.containsKey(s.jobType())) {
+                    problems.add("job type '" + s.jobType() + "': registered twice (" + byType.get(s.jobType()).source()
+                            + " and " + s.description() + ")");
+                    continue;
+                }
+                String text;
+                try {
+                    text = s.loader().load();
+                } catch (IOException | RuntimeException e) {
+                    problems.add("job type '" + s.jobType() + "': cannot read " + s.description() + ": " + e.getMessage());
+                    continue;
+                }
+                Json.Read r = schemaReader.read(text);
+                if (r instanceof Json.Failure f) {
+                    problems.add("job type '" + s.jobType() + "': " + s.description() + " is not valid JSON: " + f.reason());
+                    continue;
+                }
+                Object value = ((Json.Value) r).value();
+                if (!(value instanceof JSONObject schemaJson)) {
+                    problems.add("job type '" + s.jobType() + "': " + s.description() + " is a JSON " + Json.typeName(value)
+                            + ", a schema must be a JSON object");
+                    continue;
+                }
+                try {
+                    Schema schema = SchemaLoader.builder().draftV7Support().useDefaults(false)
+                            .schemaJson(schemaJson).build().load().build();
+                    String id = schemaJson.optString("$id", schemaJson.optString("id", ""));
+                    if (id.isBlank()) {
+                        id = s.jobType();
+                    }
+                    byType.put(s.jobType(), new Entry(s.jobType(), id, s.description(), schema));
+                } catch (SchemaException | org.json.JSONException | IllegalArgumentException | IllegalStateException e) {
+                    problems.add("job type '" + s.jobType() + "': " + s.description() + " is not a valid JSON Schema: " + e.getMessage());
+                }
+            }
+            Schemas built = new Schemas(byType, new Json(maxBytes, maxDepth));
+            int n = 0;
+            for (Map.Entry<String, String> ex : examples) {
+                n++;
+                String type = ex.getKey();
+                if (!byType.containsKey(type)) {
+                    if (sources.stream().noneMatch(s -> s.jobType().equals(type))) {
+                        problems.add("example " + n + " is for job type '" + type + "', which has no schema");
+                    }
+                    continue;
+                }
+                Verdict v = built.validate(type, ex.getValue());
+                if (!v.accepted()) {
+                    problems.add("example " + n + " for job type '" + type + "' is rejected by its own schema: " + v.describe());
+                }
+            }
+            if (!problems.isEmpty()) {
+                throw new SchemaSelfTestException(problems);
+            }
+            for (Entry e : byType.values()) {
+                long count = examples.stream().filter(x -> x.getKey().equals(e.jobType())).count();
+                if (count == 0) {
+                    LOG.warn("schema self-test: job type '{}' ({}) has no example payload; register one with example(jobType, json) so boot proves the schema accepts real jobs",
+                            e.jobType(), e.source());
+                } else {
+                    LOG.info("schema self-test: job type '{}' schema {} from {} parsed, {} example(s) accepted",
+                            e.jobType(), e.schemaId(), e.source(), count);
+                }
+            }
+            return built;
+        }
+    }
+}

@@ -1,0 +1,382 @@
+package dev.guard.schema.boundary;
+
+import dev.guard.config.Redaction;
+import dev.guard.schema.Accepted;
+import dev.guard.schema.Invalid;
+import dev.guard.schema.Malformed;
+import dev.guard.schema.SchemaViolation;
+import dev.guard.schema.Schemas;
+import dev.guard.schema.Verdict;
+import dev.guard.schema.deadletter.DeadLetter;
+import dev.guard.schema.deadletter.DeadLetterException;
+import dev.guard.schema.deadletter.DeadLetterSink;
+import java.time.Clock;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import org.json.JSONObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where a job enters the worker; replaces the broad {@code catch (Exception e) {}}. Every call to
+ * {@link #handle} records the job as received in the {@link Ledger} and ends in exactly one outcome:
+ *
+ * <ul>
+ *   <li>valid and the handler returns: {@link Outcome#PROCESSED};</li>
+ *   <li>invalid or malformed: dead-lettered with the reason, {@link Outcome#REJECTED};</li>
+ *   <li>the handler throws an {@link Exception}: dead-lettered with the exception, {@link Outcome#FAILED};</li>
+ *   <li>the dead letter cannot be written: {@link DeadLetterException} propagates, no outcome is
+ *       recorded (the ledger shows the job as missing) and the caller must not acknowledge it.</li>
+ * </ul>
+ *
+ * <p>An {@link Error} from the handler is not caught either: it propagates and the job stays missing.
+ * One log line (WARN) per job that is not processed, with the job id and the reason. Thread-safe.
+ *
+ * <pre>{@code
+ * JobBoundary<Accepted> boundary = JobBoundary.builder()
+ *     .schemas(schemas).jobType("send-email")
+ *     .deadLetters(RedisListDeadLetters.connect(redisUrl, "jobs:dead")).consumer("mailer")
+ *     .build();
+ * Outcome o = boundary.handle(bytes, SourceInfo.redis("jobs", null), job -> send(job.object()));
+ * // ack only after handle() returned; if it threw, do not ack
+ * }</pre>
+ *
+ * @param <T> what the handler receives: {@link Accepted} by default, or the result of {@link Builder#map}
+ */
+public final class JobBoundary<T> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JobBoundary.class);
+    private static final List<String> ID_FIELDS = List.of("job_id", "jobId", "id", "message_id", "messageId", "uuid");
+    private static final int MAX_ID = 200;
+
+    private final Schemas schemas;
+    private final String jobType;
+    private final Function<JSONObject, String> jobTypeOf;
+    private final Function<Object, String> jobIdOf;
+    private final Function<Accepted, T> mapper;
+    private final DeadLetterSink sink;
+    private final Ledger ledger;
+    private final String consumer;
+    private final Clock clock;
+    private final AtomicLong anonymous = new AtomicLong();
+
+    JobBoundary(Builder<T> b) {
+        this.schemas = b.schemas;
+        this.jobType = b.jobType;
+        this.jobTypeOf = b.jobTypeOf;
+        this.jobIdOf = b.jobIdOf;
+        this.mapper = b.mapper;
+        this.sink = b.sink;
+        this.ledger = b.ledger;
+        this.consumer = b.consumer;
+        this.clock = b.clock;
+    }
+
+    /** A builder whose handler receives {@link Accepted}. */
+    public static Builder<Accepted> builder() {
+        return new Builder<>(a -> a);
+    }
+
+    /** The ledger this boundary records into. */
+    public Ledger ledger() {
+        return ledger;
+    }
+
+    /** The consumer name used in logs and dead letters. */
+    public String consumer() {
+        return consumer;
+    }
+
+    /**
+     * Validates the payload, runs the handler on an accepted one, dead-letters the rest, and records
+     * the outcome. Never swallows an exception.
+     *
+     * @return PROCESSED, REJECTED or FAILED; ack the message after any of them
+     * @throws DeadLetterException when a rejected/failed job's dead letter could not be written: do
+     *                             not ack; the ledger keeps the job as missing
+     */
+    public Outcome handle(byte[] payload, SourceInfo source, JobHandler<T> handler) {
+        Objects.requireNonNull(handler, "handler");
+        SourceInfo src = source == null ? SourceInfo.unknown() : source;
+        Object parsed = schemas.parse(payload);
+        Verdict verdict;
+        if (parsed instanceof Malformed m) {
+            verdict = new Malformed(jobType == null ? null : schemas.schemaId(jobType), m.kind(), m.reason());
+        } else {
+            String type = jobType;
+            if (type == null) {
+                type = typeOf(parsed);
+            }
+            verdict = type == null
+                    ? new Malformed(null, Malformed.Kind.UNKNOWN_JOB_TYPE, "the job type could not be read from the payload (not an object, or the type field is missing)")
+                    : schemas.validateParsed(type, parsed);
+        }
+        String jobId = idOf(parsed instanceof Malformed ? null : parsed, src);
+        ledger.received(jobId);
+
+        if (!(verdict instanceof Accepted accepted)) {
+            List<SchemaViolation> violations = verdict instanceof Invalid inv ? inv.violations() : List.of();
+            List<String> hints = verdict instanceof Invalid inv ? inv.hints() : List.of();
+            return deadLetter(payload, Outcome.REJECTED, verdict.describe(), violations, hints, verdict.schemaId(),
+                    src, jobId, null, null);
+        }
+        T job;
+        try {
+            job = mapper.apply(accepted);
+        } catch (RuntimeException e) {
+            return deadLetter(payload, Outcome.REJECTED, "accepted by schema " + accepted.schemaId()
+                    + " but could not be mapped for the handler: " + describe(e), List.of(), List.of(),
+                    accepted.schemaId(), src, jobId, describe(e), null);
+        }
+        try {
+            handler.handle(job);
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            return deadLetter(payload, Outcome.FAILED, "handler threw " + describe(e), List.of(), List.of(),
+                    accepted.schemaId(), src, jobId, describeWithFrame(e), e);
+        }
+        ledger.record(jobId, Outcome.PROCESSED);
+        return Outcome.PROCESSED;
+    }
+
+    /**
+     * A job the drain gives back to the broker unprocessed: records HANDED_BACK (and the reception,
+     * when the boundary has not seen this id waiting). Logs one line.
+     */
+    public void handedBack(String jobId) {
+        if (!ledger.isPending(jobId)) {
+            ledger.received(jobId);
+        }
+        ledger.record(jobId, Outcome.HANDED_BACK);
+        LOG.info("job {} handed_back by consumer {}: given back to the broker unprocessed (drain)", jobId, consumer);
+    }
+
+    private Outcome deadLetter(byte[] payload, Outcome outcome, String reason, List<SchemaViolation> violations,
+                               List<String> hints, String schemaId, SourceInfo src, String jobId, String exception,
+                               Exception handlerError) {
+        DeadLetter letter = new DeadLetter(payload == null ? new byte[0] : payload, outcome, reason, violations, hints,
+                schemaId, src, jobId, clock.instant(), consumer, exception);
+        try {
+            sink.write(letter);
+        } catch (RuntimeException e) {
+            DeadLetterException dle = e instanceof DeadLetterException d ? d : new DeadLetterException(
+                    "dead letter for job " + jobId + " could not be written: " + describe(e), e);
+            if (handlerError != null) {
+                dle.addSuppressed(handlerError);
+            }
+            LOG.error("job {} from {} was to be {} ({}) but its dead letter could not be written: {}; not acknowledged, the error propagates",
+                    jobId, mask(src.describe()), outcome.label(), letter.reason(), mask(dle.getMessage()));
+            throw dle;
+        }
+        ledger.record(jobId, outcome);
+        LOG.warn("job {} {} by consumer {} from {}: {} -> dead-lettered", jobId, outcome.label(), consumer,
+                letter.source().describe(), letter.reason());
+        return outcome;
+    }
+
+    private String typeOf(Object parsed) {
+        if (!(parsed instanceof JSONObject o)) {
+            return null;
+        }
+        try {
+            return jobTypeOf.apply(o);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private String idOf(Object parsed, SourceInfo src) {
+        String id = null;
+        if (parsed != null) {
+            try {
+                id = jobIdOf.apply(parsed);
+            } catch (RuntimeException e) {
+                id = null;
+            }
+        }
+        if (id == null || id.isBlank()) {
+            if (src.messageId() != null || src.offset() != null) {
+                id = src.describe();
+            } else {
+                id = "unidentified-" + consumer + "-" + anonymous.incrementAndGet();
+            }
+        }
+        return id.length() <= MAX_ID ? id : id.substring(0, MAX_ID - 3) + "...";
+    }
+
+    /** The default job id: the first of job_id, jobId, id, message_id, messageId, uuid that is a string or number. */
+    static String defaultJobId(Object parsed) {
+        if (parsed instanceof JSONObject o) {
+            for (String f : ID_FIELDS) {
+                Object v = o.opt(f);
+                if (v instanceof String s && !s.isBlank()) {
+                    return s;
+                }
+                if (v instanceof Number n) {
+                    return n.toString();
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String mask(String s) {
+        return Redaction.maskText(s);
+    }
+
+    private static String describe(Throwable e) {
+        StringBuilder sb = new StringBuilder(e.getClass().getName());
+        if (e.getMessage() != null) {
+            sb.append(": ").append(e.getMessage());
+        }
+        Throwable c = e.getCause();
+        for (int i = 0; c != null && c != e && i < 5; i++, c = c.getCause()) {
+            sb.append("; caused by ").append(c.getClass().getName());
+            if (c.getMessage() != null) {
+                sb.append(": ").append(c.getMessage());
+            }
+        }
+        return Redaction.maskText(sb.toString().replace('\n', ' ').replace('\r', ' '));
+    }
+
+    private static String describeWithFrame(Throwable e) {
+        StackTraceElement[] st = e.getStackTrace();
+        return st.length == 0 ? describe(e) : describe(e) + " at " + st[0];
+    }
+
+    /** Builder; the built boundary is immutable. */
+    public static final class Builder<T> {
+
+        private Schemas schemas;
+        private String jobType;
+        private Function<JSONObject, String> jobTypeOf;
+        private Function<Object, String> jobIdOf = JobBoundary::defaultJobId;
+        private final Function<Accepted, T> mapper;
+        private DeadLetterSink sink;
+        private Ledger ledger;
+        private String consumer;
+        private Clock clock = Clock.systemUTC();
+
+        Builder(Function<Accepted, T> mapper) {
+            this.mapper = mapper;
+        }
+
+        private <R> Builder<R> copy(Function<Accepted, R> m) {
+            Builder<R> b = new Builder<>(m);
+            b.schemas = schemas;
+            b.jobType = jobType;
+            b.jobTypeOf = jobTypeOf;
+            b.jobIdOf = jobIdOf;
+            b.sink = sink;
+            b.ledger = ledger;
+            b.consumer = consumer;
+            b.clock = clock;
+            return b;
+        }
+
+        /** The registry to validate against (required). */
+        public Builder<T> schemas(Schemas schemas) {
+            this.schemas = Objects.requireNonNull(schemas, "schemas");
+            return this;
+        }
+
+        /** Every payload is of this job type. */
+        public Builder<T> jobType(String jobType) {
+            this.jobType = jobType;
+            return this;
+        }
+
+        /** The job type is read from the parsed payload (e.g. {@code o -> o.optString("type", null)}). */
+        public Builder<T> jobTypeOf(Function<JSONObject, String> jobTypeOf) {
+            this.jobTypeOf = jobTypeOf;
+            return this;
+        }
+
+        /** The job type is the string in this top-level field. */
+        public Builder<T> jobTypeField(String field) {
+            return jobTypeOf(o -> o.opt(field) instanceof String s ? s : null);
+        }
+
+        /**
+         * How to find the job id in the parsed payload (any JSON value; return null when there is none).
+         * Default: the first of job_id, jobId, id, message_id, messageId, uuid. Without one, the source's
+         * message id or offset is used, else {@code unidentified-<consumer>-<n>}.
+         */
+        public Builder<T> jobIdOf(Function<Object, String> jobIdOf) {
+            this.jobIdOf = Objects.requireNonNull(jobIdOf, "jobIdOf");
+            return this;
+        }
+
+        /** The job id is the string or number in this top-level field. */
+        public Builder<T> jobIdField(String field) {
+            return jobIdOf(p -> p instanceof JSONObject o && o.opt(field) != null && o.opt(field) != JSONObject.NULL
+                    ? String.valueOf(o.opt(field)) : null);
+        }
+
+        /** Where rejected and failed jobs go (required). */
+        public Builder<T> deadLetters(DeadLetterSink sink) {
+            this.sink = Objects.requireNonNull(sink, "sink");
+            return this;
+        }
+
+        /** The ledger to record into (default: a new one, see {@link JobBoundary#ledger()}). */
+        public Builder<T> ledger(Ledger ledger) {
+            this.ledger = Objects.requireNonNull(ledger, "ledger");
+            return this;
+        }
+
+        /** The consumer's name, for logs and dead letters (required). */
+        public Builder<T> consumer(String name) {
+            this.consumer = name;
+            return this;
+        }
+
+        /** The clock for dead-letter times (default UTC system clock). */
+        public Builder<T> clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Maps accepted payloads to what the handler receives. A mapping that throws rejects the job
+         * (dead-lettered as "accepted by schema but could not be mapped").
+         */
+        public <R> Builder<R> map(Function<Accepted, R> mapper) {
+            Objects.requireNonNull(mapper, "mapper");
+            return copy(mapper);
+        }
+
+        /** @throws IllegalStateException naming what is missing */
+        public JobBoundary<T> build() {
+            StringBuilder missing = new StringBuilder();
+            if (schemas == null) {
+                missing.append(" schemas(Schemas)");
+            }
+            if (sink == null) {
+                missing.append(" deadLetters(DeadLetterSink)");
+            }
+            if (consumer == null || consumer.isBlank()) {
+                missing.append(" consumer(name)");
+            }
+            if (jobType == null && jobTypeOf == null) {
+                missing.append(" jobType(type) or jobTypeOf(payload -> type)");
+            }
+            if (missing.length() > 0) {
+                throw new IllegalStateException("JobBoundary: not configured:" + missing
+                        + "; a boundary needs its schemas, a dead-letter sink, a consumer name and the job type");
+            }
+            if (jobType != null && schemas.schemaId(jobType) == null) {
+                throw new IllegalStateException("JobBoundary: job type '" + jobType + "' has no schema (registered: "
+                        + String.join(", ", schemas.jobTypes()) + "); register it in Schemas.builder()");
+            }
+            if (ledger == null) {
+                ledger = new Ledger();
+            }
+            return new JobBoundary<>(this);
+        }
+    }
+}

@@ -1,0 +1,18 @@
+package dev.guard.schema.boundary;
+
+/** How a received job ended. Exactly one per reception. */
+public enum Outcome {
+    /** Valid, and the handler returned normally: ack it. */
+    PROCESSED,
+    /** Invalid or malformed: dead-lettered with the reason; ack it. */
+    REJECTED,
+    /** The handler threw: dead-lettered with the exception; ack it. */
+    FAILED,
+    /** Given back to the broker unprocessed (drain on shutdown): not acked. */
+    HANDED_BACK;
+
+    /** The name used in summary lines and JSON: processed, rejected, failed, handed_back. */
+    public String label() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

@@ -1,0 +1,244 @@
+package dev.guard.schema.internal;
+
+import dev.guard.schema.SchemaViolation;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.everit.json.schema.ArraySchema;
+import org.everit.json.schema.CombinedSchema;
+import org.everit.json.schema.ObjectSchema;
+import org.everit.json.schema.ReferenceSchema;
+import org.everit.json.schema.Schema;
+import org.json.JSONObject;
+
+/**
+ * Guesses what the producer changed when a payload breaks its schema: a required property missing
+ * beside an undeclared one with a close name or the same role (renamed), a value of another type
+ * (type changed), or the missing property one level down inside an undeclared object (nesting).
+ * Undeclared properties are computed from the schema's declared properties, so the schema need not
+ * say {@code additionalProperties: false}.
+ */
+public final class RenameHints {
+
+    private static final Pattern REQUIRED = Pattern.compile("required key \\[(.*)\\] not found");
+    private static final Pattern TYPE = Pattern.compile("expected type: (\\w+), found: (\\w+)");
+    private static final Pattern CAMEL = Pattern.compile("(?<=[a-z0-9])(?=[A-Z])|[^A-Za-z0-9]+");
+
+    private RenameHints() {}
+
+    public static List<String> hints(Schema root, Object payload, List<SchemaViolation> violations) {
+        Set<String> out = new LinkedHashSet<>();
+        for (SchemaViolation v : violations) {
+            if ("required".equals(v.keyword())) {
+                Matcher m = REQUIRED.matcher(v.message());
+                if (m.find()) {
+                    String hint = requiredHint(root, payload, v.pointer(), m.group(1));
+                    if (hint != null) {
+                        out.add(hint);
+                    }
+                }
+            } else if ("type".equals(v.keyword())) {
+                Matcher m = TYPE.matcher(v.message());
+                if (m.find()) {
+                    String expected = jsonType(m.group(1));
+                    String found = Json.typeName(Json.at(payload, v.pointer()));
+                    out.add(name(v.pointer()) + ": expected " + expected + ", found " + found
+                            + ": type changed by the producer?");
+                }
+            }
+        }
+        return new ArrayList<>(out);
+    }
+
+    private static String requiredHint(Schema root, Object payload, String pointer, String missing) {
+        if (!(Json.at(payload, pointer) instanceof JSONObject obj)) {
+            return null;
+        }
+        Set<String> declared = new HashSet<>();
+        Set<String> required = new HashSet<>();
+        for (ObjectSchema os : objectSchemasAt(root, pointer)) {
+            declared.addAll(os.getPropertySchemas().keySet());
+            required.addAll(os.getRequiredProperties());
+        }
+        List<String> unexpected = new ArrayList<>();
+        for (String key : obj.keySet()) {
+            if (!declared.contains(key) && !required.contains(key)) {
+                unexpected.add(key);
+            }
+        }
+        unexpected.sort(null);
+        String where = "#".equals(pointer) || pointer.isEmpty() ? "" : " at " + pointer;
+        // 1. close name (case/separator change, shared stem, small edit distance), 2. same role, 3. nesting
+        for (String u : unexpected) {
+            if (closeName(missing, u)) {
+                return missing + " missing" + where + ", " + u + " present: renamed by the producer?";
+            }
+        }
+        String role = role(missing);
+        if (role != null) {
+            for (String u : unexpected) {
+                if (role.equals(role(u))) {
+                    return missing + " missing" + where + ", " + u + " present (both look like " + role
+                            + "s): renamed by the producer?";
+                }
+            }
+        }
+        for (String u : unexpected) {
+            if (obj.opt(u) instanceof JSONObject inner && inner.has(missing)) {
+                String base = "#".equals(pointer) || pointer.isEmpty() ? "#" : pointer;
+                return missing + " missing" + where + ", found at " + base + "/" + u + "/" + missing
+                        + ": extra nesting by the producer?";
+            }
+        }
+        return null;
+    }
+
+    static boolean closeName(String a, String b) {
+        String na = normalize(a);
+        String nb = normalize(b);
+        if (na.isEmpty() || nb.isEmpty()) {
+            return false;
+        }
+        if (na.equals(nb)) {
+            return true;
+        }
+        Set<String> ta = tokens(a);
+        Set<String> tb = tokens(b);
+        if (!ta.isEmpty() && !tb.isEmpty() && (ta.containsAll(tb) || tb.containsAll(ta))) {
+            return true;
+        }
+        int max = Math.max(na.length(), nb.length());
+        return max >= 4 && levenshtein(na, nb) <= Math.max(1, max / 4);
+    }
+
+    private static String role(String name) {
+        Set<String> t = tokens(name);
+        String n = normalize(name);
+        if (t.contains("id") || t.contains("uuid") || t.contains("guid") || n.endsWith("id")) {
+            return "identifier";
+        }
+        if (t.contains("at") || t.contains("time") || t.contains("timestamp") || t.contains("ts") || t.contains("date")) {
+            return "timestamp";
+        }
+        if (t.contains("email") || t.contains("mail")) {
+            return "email address";
+        }
+        if (t.contains("url") || t.contains("uri") || t.contains("href") || t.contains("link")) {
+            return "URL";
+        }
+        return null;
+    }
+
+    private static String normalize(String s) {
+        return s.replaceAll("[^A-Za-z0-9]", "").toLowerCase(Locale.ROOT);
+    }
+
+    private static Set<String> tokens(String s) {
+        Set<String> out = new HashSet<>();
+        for (String t : CAMEL.split(s)) {
+            if (!t.isEmpty()) {
+                out.add(t.toLowerCase(Locale.ROOT));
+            }
+        }
+        return out;
+    }
+
+    private static int levenshtein(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
+    }
+
+    private static String name(String pointer) {
+        if (pointer == null || "#".equals(pointer) || pointer.isEmpty()) {
+            return "(root)";
+        }
+        return pointer.substring(pointer.lastIndexOf('/') + 1);
+    }
+
+    private static String jsonType(String everitType) {
+        switch (everitType) {
+            case "JSONObject":
+                return "object";
+            case "JSONArray":
+                return "array";
+            default:
+                return everitType.toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** The object schemas that apply at a pointer, through $ref, allOf/anyOf/oneOf and array items. */
+    static List<ObjectSchema> objectSchemasAt(Schema root, String pointer) {
+        List<Schema> current = new ArrayList<>();
+        unwrap(root, current, 0);
+        String p = pointer == null ? "" : pointer.startsWith("#") ? pointer.substring(1) : pointer;
+        if (!p.isEmpty()) {
+            for (String raw : p.substring(1).split("/", -1)) {
+                String seg = raw.replace("~1", "/").replace("~0", "~");
+                List<Schema> next = new ArrayList<>();
+                for (Schema s : current) {
+                    if (s instanceof ObjectSchema os) {
+                        Schema child = os.getPropertySchemas().get(seg);
+                        if (child != null) {
+                            unwrap(child, next, 0);
+                        }
+                    } else if (s instanceof ArraySchema as) {
+                        if (as.getAllItemSchema() != null) {
+                            unwrap(as.getAllItemSchema(), next, 0);
+                        } else if (as.getItemSchemas() != null) {
+                            try {
+                                int i = Integer.parseInt(seg);
+                                if (i < as.getItemSchemas().size()) {
+                                    unwrap(as.getItemSchemas().get(i), next, 0);
+                                }
+                            } catch (NumberFormatException ignored) {
+                                // not an index: no schema applies
+                            }
+                        }
+                    }
+                }
+                current = next;
+            }
+        }
+        List<ObjectSchema> out = new ArrayList<>();
+        for (Schema s : current) {
+            if (s instanceof ObjectSchema os) {
+                out.add(os);
+            }
+        }
+        return out;
+    }
+
+    private static void unwrap(Schema s, List<Schema> out, int depth) {
+        if (s == null || depth > 16) {
+            return;
+        }
+        if (s instanceof ReferenceSchema r) {
+            unwrap(r.getReferredSchema(), out, depth + 1);
+        } else if (s instanceof CombinedSchema c) {
+            for (Schema sub : c.getSubschemas()) {
+                unwrap(sub, out, depth + 1);
+            }
+        } else {
+            out.add(s);
+        }
+    }
+}
