@@ -155,6 +155,14 @@ final class WaitCommand implements Callable<Integer> {
 
     /** 0 ready, 77 auth, 78 config/TLS, 69 deadline, 143/130 interrupted. */
     static int exitCode(ReadinessReport report) {
+        // a target in a state waiting cannot fix decides, whatever outcome the gate recorded (with a single
+        // target the gate may record DEADLINE for a CONFIG result that ended the wait at once)
+        if (report.outcome() != ReadinessReport.Outcome.INTERRUPTED && report.outcome() != ReadinessReport.Outcome.READY) {
+            java.util.Optional<ProbeState> blocker = report.blocker().map(ProbeResult::state);
+            if (blocker.isPresent()) {
+                return blocker.get() == ProbeState.AUTH ? ExitCodes.NO_PERMISSION : ExitCodes.CONFIG;
+            }
+        }
         return switch (report.outcome()) {
             case READY -> ExitCodes.OK;
             case NOT_RETRYABLE -> report.blocker().map(ProbeResult::state).orElse(ProbeState.CONFIG) == ProbeState.AUTH
