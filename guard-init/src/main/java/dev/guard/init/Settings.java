@@ -3,6 +3,7 @@ package dev.guard.init;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigResolveOptions;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
 import dev.guard.config.Redaction;
@@ -86,7 +87,10 @@ final class Settings {
                     + "not a file. Action: mount the file there, or fix " + origin);
         }
         try {
-            Config parsed = ConfigFactory.parseFile(f).resolveWith(ConfigFactory.parseMap(envForResolution(env)));
+            // unresolved substitutions fail only when that setting is read: check-env reads guard.require
+            // and reports each missing variable itself, even when guard.wait substitutes one of them
+            Config parsed = ConfigFactory.parseFile(f).resolveWith(ConfigFactory.parseMap(envForResolution(env)),
+                    ConfigResolveOptions.defaults().setAllowUnresolved(true));
             return new Settings(env, parsed, f.getPath());
         } catch (ConfigException e) {
             throw new BadSetting(ExitCodes.CONFIG, "config file " + f + " (from " + origin + ") cannot be read: "
@@ -112,9 +116,19 @@ final class Settings {
     }
 
     private String fileOrigin(String path) {
-        ConfigValue v = file.getValue(path);
+        ConfigValue v;
+        try {
+            v = file.getValue(path);
+        } catch (ConfigException.NotResolved e) {
+            throw unresolved(path, e);
+        }
         int line = v.origin().lineNumber();
         return path + " in " + fileName + (line > 0 ? ":" + line : "");
+    }
+
+    private BadSetting unresolved(String path, ConfigException e) {
+        return new BadSetting(ExitCodes.CONFIG, path + " in " + fileName + " substitutes a variable that is not set ("
+                + Redaction.maskText(e.getMessage()) + "). Action: set that variable in this container's environment");
     }
 
     /** A list: flag values, else the env variable split by {@code splitter}, else the file's list. */
@@ -138,6 +152,8 @@ final class Settings {
                 } else {
                     splitter.apply(file.getString(full)).forEach(v -> out.add(new Sourced<>(v, origin)));
                 }
+            } catch (ConfigException.NotResolved e) {
+                throw unresolved(full, e);
             } catch (ConfigException.WrongType e) {
                 throw new BadSetting(ExitCodes.CONFIG, origin + " is not a list of strings: " + e.getMessage()
                         + ". Action: write it as " + path + " = [\"...\", \"...\"]");
@@ -165,6 +181,8 @@ final class Settings {
             String origin = fileOrigin(full);
             try {
                 return new Sourced<>(file.getDuration(full), origin);
+            } catch (ConfigException.NotResolved e) {
+                throw unresolved(full, e);
             } catch (ConfigException e) {
                 throw new BadSetting(ExitCodes.CONFIG, origin + " is not a duration ("
                         + Redaction.maskText(String.valueOf(file.getValue(full).unwrapped())) + "). Action: write e.g. "
@@ -214,7 +232,12 @@ final class Settings {
         }
         String full = "guard." + path;
         if (file.hasPath(full)) {
-            return Optional.of(new Sourced<>(file.getString(full), fileOrigin(full)));
+            String origin = fileOrigin(full);
+            try {
+                return Optional.of(new Sourced<>(file.getString(full), origin));
+            } catch (ConfigException.NotResolved e) {
+                throw unresolved(full, e);
+            }
         }
         return Optional.empty();
     }
