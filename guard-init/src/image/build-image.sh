@@ -89,6 +89,38 @@ printf 'hosts: files dns\n' >"$os/etc/nsswitch.conf"
 # --- 3. the app ------------------------------------------------------------------------------
 cp "$jar" "$work/app/app/guard-init.jar"
 
+# --- 3b. an AppCDS archive of the classes a `wait` loads --------------------------------------
+# JVM flags of the entrypoint: small heap and fast start for a short-lived CLI; serial GC, C1
+# only, no perf-data file in /tmp.
+jvm_flags=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss256k -Xms8m -Xmx64m -XX:MaxMetaspaceSize=96m
+  -XX:ReservedCodeCacheSize=32m -XX:-UsePerfData -XX:+ExitOnOutOfMemoryError -Djava.io.tmpdir=/tmp)
+# A training run inside the image's own file tree (chroot, so the recorded paths are /opt/java and
+# /app/guard-init.jar) against closed local ports: every client's classes load, nothing is needed
+# from outside. The jar's mtime is set to the layers' (0) first, as the archive records it. Needs
+# root (chroot, mount); without it the image simply has no archive. GUARD_IMAGE_CDS=0 skips it.
+touch -d @0 "$work/app/app/guard-init.jar"
+if [[ ${GUARD_IMAGE_CDS:-1} == 1 && $(id -u) == 0 ]] && command -v unshare >/dev/null && command -v chroot >/dev/null; then
+  train=$work/train-root
+  rm -rf "$train"; mkdir -p "$train"
+  cp -a "$os/." "$work/runtime-layer/." "$work/app/." "$train/"
+  log "cds: training run (wait on closed ports)"
+  unshare --mount --propagation private sh -c 'mount --rbind /dev "$1/dev" && mount -t proc proc "$1/proc" && shift && exec chroot "$@"' \
+    sh "$train" "$train" /opt/java/bin/java "${jvm_flags[@]}" -XX:ArchiveClassesAtExit=/app/guard-init.jsa \
+    -jar /app/guard-init.jar wait redis://127.0.0.1:1 amqp://127.0.0.1:1 nats://127.0.0.1:1 kafka://127.0.0.1:1 \
+    tcp://127.0.0.1:1 http://127.0.0.1:1/ --timeout 3s --attempt-timeout 1s >"$work/cds-training.log" 2>&1 || true
+  if [[ -s $train/app/guard-init.jsa ]]; then
+    cp "$train/app/guard-init.jsa" "$work/app/app/guard-init.jsa"
+    touch -d @0 "$work/app/app/guard-init.jsa"
+    jvm_flags+=(-XX:SharedArchiveFile=/app/guard-init.jsa)
+    log "cds: archive $(stat -c %s "$work/app/app/guard-init.jsa") bytes"
+  else
+    log "cds: no archive written (see $work/cds-training.log); the image runs without it"
+  fi
+  rm -rf "$train"
+else
+  log "cds: skipped (needs root, unshare and chroot; or GUARD_IMAGE_CDS=0)"
+fi
+
 # --- 4. layers: tar.gz, digest of the gzip, diff_id of the plain tar -------------------------
 declare -a layer_digests layer_sizes layer_diffids
 add_layer() { # dir [owner overrides...]
@@ -116,9 +148,7 @@ add_layer "$work/runtime-layer"
 add_layer "$work/app"
 
 # --- 5. config, manifest, index ---------------------------------------------------------------
-# JVM flags: small heap and fast start for a short-lived CLI; serial GC, C1 only, no perf
-# data file, the jlink-generated CDS archive (-Xshare:auto is the default).
-entrypoint='"/opt/java/bin/java","-XX:+UseSerialGC","-XX:TieredStopAtLevel=1","-Xss256k","-Xms8m","-Xmx64m","-XX:MaxMetaspaceSize=96m","-XX:ReservedCodeCacheSize=32m","-XX:-UsePerfData","-XX:+ExitOnOutOfMemoryError","-Djava.io.tmpdir=/tmp","-jar","/app/guard-init.jar"'
+entrypoint=$(printf '"%s",' /opt/java/bin/java "${jvm_flags[@]}" -jar /app/guard-init.jar); entrypoint=${entrypoint%,}
 diffids=$(printf '"sha256:%s",' "${layer_diffids[@]}"); diffids=${diffids%,}
 config=$(cat <<EOF
 {"architecture":"amd64","os":"linux","created":"1970-01-01T00:00:00Z","config":{"User":"$uid:$gid","Env":["PATH=/opt/java/bin:/usr/bin:/bin","JAVA_HOME=/opt/java","HOME=/home/nonroot"],"Entrypoint":[$entrypoint],"Cmd":["--help"],"WorkingDir":"/","Labels":{"org.opencontainers.image.title":"guard-init","org.opencontainers.image.version":"$version","org.opencontainers.image.description":"guard-init: check-env, wait, healthcheck, validate for queue workers"}},"rootfs":{"type":"layers","diff_ids":[$diffids]},"history":[{"created":"1970-01-01T00:00:00Z","created_by":"guard-init build-image.sh: os files"},{"created":"1970-01-01T00:00:00Z","created_by":"guard-init build-image.sh: jlink runtime"},{"created":"1970-01-01T00:00:00Z","created_by":"guard-init build-image.sh: app jar"}]}

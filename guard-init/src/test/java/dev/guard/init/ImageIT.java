@@ -76,7 +76,8 @@ class ImageIT {
         try (Pid1Run r = run("wait", "redis://127.0.0.1:6379", "--timeout", "20s")) {
             int code = r.waitFor(Duration.ofSeconds(60));
             assertEquals(0, code, "stdout: " + r.out() + "\nstderr: " + r.err());
-            assertTrue(r.out().contains("127.0.0.1:6379"), r.out());
+            assertTrue(r.out().contains("redis 127.0.0.1:6379: ready (PONG)"), r.out());
+            assertEquals("", r.err(), "nothing on stderr (no JVM or CDS warnings) when ready");
         }
     }
 
@@ -135,6 +136,8 @@ class ImageIT {
      */
     @Test
     void figures() throws Exception {
+        System.out.println("FIGURE load average while measuring: " + Files.readString(Path.of("/proc/loadavg")).trim()
+                + " (" + Runtime.getRuntime().availableProcessors() + " CPUs)");
         System.out.printf("FIGURE image-tarball-bytes=%d (%.1f MB)%n", Files.size(image.tarball), Files.size(image.tarball) / 1e6);
         long layersBytes = 0;
         for (JsonNode l : image.manifest.path("layers")) {
@@ -167,7 +170,8 @@ class ImageIT {
         double[] sorted = walls.stream().mapToDouble(Double::doubleValue).sorted().toArray();
         System.out.printf("FIGURE %s: wall median=%.2fs min=%.2fs max=%.2fs (5 runs, incl. unshare+mounts), peak RSS=%d KiB (%.1f MB)%n",
                 label, sorted[2], sorted[0], sorted[4], maxRss, maxRss / 1024.0);
-        System.out.println("FIGURE walls " + label + ": " + Arrays.toString(sorted));
+        System.out.println("FIGURE walls " + label + ": " + Arrays.toString(sorted) + ", load average after: "
+                + Files.readString(Path.of("/proc/loadavg")).trim());
     }
 
     static int closedPort() throws IOException {
