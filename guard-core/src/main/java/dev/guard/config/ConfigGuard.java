@@ -272,6 +272,8 @@ public final class ConfigGuard {
         private final List<Setting> settings = new ArrayList<>();
         private final List<Violation> violations = new ArrayList<>();
         private final Set<String> envNamesSeen = new LinkedHashSet<>();
+        /** How the config writes each substitution it was found in: ${?REDIS_URL} or ${REDIS_URL}. */
+        private final Map<String, String> substitutions = new LinkedHashMap<>();
         private boolean reportedUnresolved;
 
         Run(Map<String, String> env, boolean container) {
@@ -384,7 +386,7 @@ public final class ConfigGuard {
         private Violation configBroken(ConfigException e) {
             String origin = e.origin() == null ? "config" : location(e.origin());
             return new Violation("config", Violation.MALFORMED, Severity.ERROR, origin, "a config that does not load",
-                    "the config does not load: " + Redaction.maskText(e.getMessage()),
+                    "the config does not load: " + withoutQuotedText(e.getMessage()),
                     "fix the config file at " + origin + "; no config path can be checked until it loads");
         }
 
@@ -396,7 +398,8 @@ public final class ConfigGuard {
             List<String> hints = hints(path, loaded);
             envNamesSeen.addAll(hints);
             String hint = hints.isEmpty() ? null : hints.get(0);
-            String via = hint == null ? "" : " via ${?" + hint + "}";
+            String written = hint == null ? null : substitutions.getOrDefault(hint, "${?" + hint + "}");
+            String via = hint == null ? "" : " via " + written;
             Config c = loaded.resolved();
             ConfigValue value;
             try {
@@ -405,7 +408,7 @@ public final class ConfigGuard {
                     settings.add(new Setting(path, origin, null, type, Setting.Source.UNSET));
                     String problem = hint == null
                             ? path + " is not set in the config"
-                            : path + " is not set: the config reads it from ${?" + hint + "} and " + hint + " is not set";
+                            : path + " is not set: the config reads it from " + written + " and " + hint + " is not set";
                     String action = hint == null
                             ? "set " + path + " in application.conf, or read it from the environment with " + path + " = ${?VAR}"
                             : "set " + hint + " in this worker's environment" + example(hint, type);
@@ -420,7 +423,7 @@ public final class ConfigGuard {
                 reportedUnresolved = true;
                 String names = hints.isEmpty() ? "the variable it names" : String.join(", ", hints);
                 add(new Violation(path, Violation.PLACEHOLDER, Severity.ERROR, origin, "an unresolved substitution",
-                        path + " is an unresolved substitution" + (hints.isEmpty() ? "" : " ${" + hints.get(0) + "}")
+                        path + " is an unresolved substitution" + (hint == null ? "" : " " + written)
                                 + ": " + names + " is not set",
                         "set " + names + " in this worker's environment, or make the substitution optional (${?VAR}) over a default"));
                 driftForUnsetHints(hints, path);
@@ -448,8 +451,8 @@ public final class ConfigGuard {
                 String action = hint == null
                         ? "set the environment variable that feeds " + path + " in this worker's environment, and read it in application.conf with "
                                 + path + " = ${?VAR}"
-                        : "set " + hint + " in this worker's environment" + example(hint, type) + "; the config reads it as ${?" + hint + "}";
-                add(new Violation(path, Violation.DEFAULTED, Severity.ERROR, origin.text(), text == null ? "a " + value.valueType() : mask(text, secret),
+                        : "set " + hint + " in this worker's environment" + example(hint, type) + "; the config reads it as " + written;
+                add(new Violation(path, Violation.DEFAULTED, Severity.ERROR, origin.text(), text == null ? "an object" : mask(text, secret),
                         problem, action));
                 driftForUnsetHints(hints, path);
             }
@@ -497,6 +500,7 @@ public final class ConfigGuard {
                             String name = m.group(2).trim();
                             if (!isConfigPath(loaded.resolved(), name)) {
                                 out.add(name);
+                                substitutions.putIfAbsent(name, "${" + m.group(1) + name + "}");
                             }
                         }
                     }
@@ -641,12 +645,13 @@ public final class ConfigGuard {
                 return;
             }
             if (endpoints != null) {
-                checkLoopback(name, setName, endpoints, origin, found, secret);
+                checkLoopback(name, setName, type, endpoints, origin, found, secret);
             }
         }
 
-        private void checkLoopback(String name, String setName, List<HostPort> endpoints, String origin, String found, boolean secret) {
-            List<String> loop = endpoints.stream().filter(hp -> Endpoints.isLoopback(hp.host(), lookupTimeout))
+        private void checkLoopback(String name, String setName, SettingType type, List<HostPort> endpoints, String origin, String found, boolean secret) {
+            Set<String> loopHosts = Endpoints.loopbackHosts(endpoints.stream().map(HostPort::host).toList(), lookupTimeout);
+            List<String> loop = endpoints.stream().filter(hp -> loopHosts.contains(hp.host()))
                     .map(HostPort::toString).distinct().toList();
             if (loop.isEmpty() || (allowLoopback && !container)) {
                 return;
@@ -659,7 +664,7 @@ public final class ConfigGuard {
                         name + " points at " + what + ", but this runs in a container: there localhost is the pod/container itself,"
                                 + " not the " + service + ", so every connection will fail",
                         "set " + setName + " to the service's DNS name or IP (the Kubernetes Service or Compose service name, e.g. "
-                                + exampleValue(setName, SettingType.URL, "redis://redis:6379") + ")"
+                                + exampleValue(setName, type == SettingType.HOST_LIST ? type : SettingType.URL, "scheme://service-name:port") + ")"
                                 + (allowLoopback ? "; allowLoopback(true) is on, but it cannot make localhost reach another container" : "")));
             } else {
                 add(new Violation(name, Violation.LOOPBACK, Severity.ERROR, origin, found,
@@ -704,9 +709,9 @@ public final class ConfigGuard {
                 add(new Violation(setting, Violation.CONFLICT, Severity.WARNING,
                         names.stream().map(n -> "env " + n).collect(Collectors.joining(", ")),
                         names.stream().map(n -> n + "=" + mask(env.get(n), Redaction.isSecretName(n))).collect(Collectors.joining(", ")),
-                        String.join(" and ", names) + " are both set but point at different hosts (" + pointing
+                        and(names) + " are both set but point at different hosts (" + pointing
                                 + "): the backend and this worker may be talking to different servers",
-                        "use one name for this endpoint on both sides, or point " + String.join(" and ", names) + " at the same server"));
+                        "use one name for this endpoint on both sides, or point " + and(names) + " at the same server"));
             }
         }
     }
@@ -718,6 +723,25 @@ public final class ConfigGuard {
             return null;
         }
         return secret ? Redaction.MASK : Redaction.maskText(value);
+    }
+
+    /**
+     * A typesafe-config error message without the file text it quotes: a parse error can quote
+     * the token it choked on, which may be an unterminated secret.
+     */
+    private static String withoutQuotedText(String message) {
+        if (message == null) {
+            return "(no detail)";
+        }
+        return Redaction.maskText(message.replaceAll("'[^'\\n]*'?", "'…'").replaceAll("\"[^\"\\n]*\"?", "\"…\""));
+    }
+
+    /** "A and B", "A, B and C". */
+    private static String and(List<String> names) {
+        if (names.size() < 2) {
+            return String.join("", names);
+        }
+        return String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1);
     }
 
     private static String location(ConfigOrigin o) {
@@ -788,8 +812,11 @@ public final class ConfigGuard {
         return v == null ? "" : " (e.g. " + v + ")";
     }
 
+    /** An example value for a message; never for a secret, and URL-shaped only for endpoint settings. */
     private static String exampleValue(String name, SettingType type, String fallback) {
-        String n = name.toUpperCase(Locale.ROOT);
+        if (Redaction.isSecretName(name)) {
+            return null;
+        }
         switch (type) {
             case PORT:
                 return "6379";
@@ -797,14 +824,20 @@ public final class ConfigGuard {
                 return "4";
             case DURATION:
                 return "30s";
-            default:
+            case URL:
+            case HOST_LIST:
                 break;
+            default:
+                if (!name.toUpperCase(Locale.ROOT).matches(".*(URL|URI|ADDR|ADDRESS|ADDRESSES|SERVERS|BROKERS|HOST)S?$")) {
+                    return fallback;
+                }
         }
+        String n = name.toUpperCase(Locale.ROOT);
         if (n.contains("REDIS") || n.contains("CACHE")) {
             return "redis://redis:6379";
         }
         if (n.contains("KAFKA") || n.contains("BOOTSTRAP")) {
-            return "kafka-0.kafka:9092,kafka-1.kafka:9092";
+            return type == SettingType.URL ? "kafka://kafka-0.kafka:9092,kafka://kafka-1.kafka:9092" : "kafka-0.kafka:9092,kafka-1.kafka:9092";
         }
         if (n.contains("AMQP") || n.contains("RABBIT")) {
             return "amqp://rabbitmq:5672";

@@ -5,10 +5,14 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -28,22 +32,24 @@ import java.util.regex.Pattern;
 public final class Endpoints {
 
     /** Schemes guard knows, with their default ports ({@code -1}: none). */
-    private static final Map<String, Integer> SCHEMES = Map.of(
-            "redis", 6379, "rediss", 6379,
-            "amqp", 5672, "amqps", 5671,
-            "nats", 4222, "tls", 4222,
-            "kafka", 9092, "tcp", -1,
-            "http", 80, "https", 443);
+    private static final Map<String, Integer> SCHEMES = Map.ofEntries(
+            Map.entry("redis", 6379), Map.entry("rediss", 6379),
+            Map.entry("amqp", 5672), Map.entry("amqps", 5671),
+            Map.entry("nats", 4222), Map.entry("tls", 4222),
+            Map.entry("kafka", 9092), Map.entry("tcp", -1),
+            Map.entry("http", 80), Map.entry("https", 443),
+            // Kafka's security-protocol prefixes, accepted in bootstrap.servers
+            Map.entry("plaintext", 9092), Map.entry("ssl", 9093), Map.entry("sasl_plaintext", 9092), Map.entry("sasl_ssl", 9093));
 
     /** The scheme names guard knows, in a stable order for messages. */
-    public static final List<String> KNOWN_SCHEMES =
-            List.of("redis", "rediss", "amqp", "amqps", "nats", "tls", "kafka", "tcp", "http", "https");
+    public static final List<String> KNOWN_SCHEMES = List.of("redis", "rediss", "amqp", "amqps", "nats", "tls", "kafka", "tcp",
+            "http", "https", "plaintext", "ssl", "sasl_plaintext", "sasl_ssl");
 
     /** How long {@link #isLoopback(String)} waits for a name lookup. */
     public static final Duration DEFAULT_LOOKUP_TIMEOUT = Duration.ofMillis(1500);
 
     private static final Pattern HOST_NAME = Pattern.compile("[A-Za-z0-9_](?:[A-Za-z0-9_.\\-]*[A-Za-z0-9_.])?");
-    private static final Pattern SCHEME = Pattern.compile("[A-Za-z][A-Za-z0-9+.\\-]*");
+    private static final Pattern SCHEME = Pattern.compile("[A-Za-z][A-Za-z0-9+._\\-]*");
 
     private static final List<String> LOOPBACK_NAMES = List.of(
             "localhost", "localhost.localdomain", "localhost4", "localhost4.localdomain4",
@@ -83,11 +89,12 @@ public final class Endpoints {
     }
 
     private static HostPort parseOne(String item) {
-        String shown = Redaction.maskText(item);
+        int sep = item.indexOf("://");
+        int bareAt = sep < 0 ? item.lastIndexOf('@') : -1;
+        String shown = bareAt >= 0 ? maskBareUserInfo(item, bareAt) : Redaction.maskText(item);
         if (item.chars().anyMatch(Character::isWhitespace)) {
             throw new IllegalArgumentException("'" + shown + "' contains whitespace");
         }
-        int sep = item.indexOf("://");
         String scheme = null;
         String authority = item;
         int defaultPort = -1;
@@ -110,8 +117,14 @@ public final class Endpoints {
             if (at >= 0) {
                 authority = authority.substring(at + 1);
             }
-        } else if (item.contains("/") || item.contains("@")) {
-            throw new IllegalArgumentException("'" + shown + "' is neither a URL (scheme://host:port) nor host:port");
+        } else {
+            if (bareAt >= 0) {
+                // user:password@host:port, as Spring's spring.rabbitmq.addresses allows
+                authority = item.substring(bareAt + 1);
+            }
+            if (authority.contains("/")) {
+                throw new IllegalArgumentException("'" + shown + "' is neither a URL (scheme://host:port) nor host:port");
+            }
         }
         if (authority.isEmpty()) {
             throw new IllegalArgumentException("no host in '" + shown + "'");
@@ -166,6 +179,12 @@ public final class Endpoints {
         return new HostPort(scheme, host, port);
     }
 
+    private static String maskBareUserInfo(String item, int at) {
+        String userInfo = item.substring(0, at);
+        int colon = userInfo.indexOf(':');
+        return (colon >= 0 ? userInfo.substring(0, colon) + ":" : "") + Redaction.MASK + item.substring(at);
+    }
+
     private static int indexOfAny(String s, String chars) {
         for (int i = 0; i < s.length(); i++) {
             if (chars.indexOf(s.charAt(i)) >= 0) {
@@ -204,31 +223,52 @@ public final class Endpoints {
      * name that does not resolve (or not in time) is not loopback.
      */
     public static boolean isLoopback(String host, Duration lookupTimeout) {
-        Boolean literal = loopbackWithoutLookup(host);
-        if (literal != null) {
-            return literal;
-        }
-        String h = normalize(host);
-        if (!HOST_NAME.matcher(h).matches()) {
-            return false;
-        }
-        CompletableFuture<InetAddress[]> lookup = CompletableFuture.supplyAsync(() -> {
-            try {
-                return InetAddress.getAllByName(h);
-            } catch (UnknownHostException e) {
-                return new InetAddress[0];
+        return loopbackHosts(List.of(host == null ? "" : host), lookupTimeout).contains(host == null ? "" : host);
+    }
+
+    /**
+     * The hosts of {@code hosts} that are loopback by {@link #isLoopback(String, Duration)}'s rules.
+     * The lookups run in parallel and share one deadline, so a list of names costs at most
+     * {@code lookupTimeout} in all.
+     */
+    public static Set<String> loopbackHosts(Collection<String> hosts, Duration lookupTimeout) {
+        long deadline = System.nanoTime() + Math.max(1, lookupTimeout.toNanos());
+        Set<String> loopback = new LinkedHashSet<>();
+        Map<String, CompletableFuture<InetAddress[]>> lookups = new LinkedHashMap<>();
+        for (String host : hosts) {
+            Boolean literal = loopbackWithoutLookup(host);
+            if (literal != null) {
+                if (literal) {
+                    loopback.add(host);
+                }
+                continue;
             }
-        }, LOOKUPS);
-        try {
-            InetAddress[] all = lookup.get(Math.max(1, lookupTimeout.toMillis()), TimeUnit.MILLISECONDS);
-            return all.length > 0 && Arrays.stream(all).allMatch(a -> a.isLoopbackAddress() || a.isAnyLocalAddress());
-        } catch (TimeoutException | ExecutionException e) {
-            lookup.cancel(true);
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
+            String h = normalize(host);
+            if (HOST_NAME.matcher(h).matches() && !lookups.containsKey(host)) {
+                lookups.put(host, CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return InetAddress.getAllByName(h);
+                    } catch (UnknownHostException e) {
+                        return new InetAddress[0];
+                    }
+                }, LOOKUPS));
+            }
         }
+        for (Map.Entry<String, CompletableFuture<InetAddress[]>> e : lookups.entrySet()) {
+            try {
+                long left = Math.max(1, deadline - System.nanoTime());
+                InetAddress[] all = e.getValue().get(left, TimeUnit.NANOSECONDS);
+                if (all.length > 0 && Arrays.stream(all).allMatch(a -> a.isLoopbackAddress() || a.isAnyLocalAddress())) {
+                    loopback.add(e.getKey());
+                }
+            } catch (TimeoutException | ExecutionException ex) {
+                e.getValue().cancel(true); // a name that does not resolve in time is not loopback
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return Set.copyOf(loopback);
     }
 
     /**

@@ -20,9 +20,17 @@ public final class Redaction {
     private static final Pattern SECRET_NAME =
             Pattern.compile("(?i).*(PASSWORD|PASSWD|PASSPHRASE|PWD|SECRET|TOKEN|KEY|CREDENTIAL|AUTH|JAAS).*");
 
-    /** scheme://userinfo@ ; userinfo runs to the last '@' before the path, query or whitespace. */
+    /**
+     * scheme://userinfo@ ; userinfo runs to the last '@' before whitespace or a comma, so a raw
+     * (not percent-encoded) password containing '/', '?' or '#' is masked too (over-eager on an
+     * '@' in a path, which is harmless).
+     */
     private static final Pattern URL_USERINFO =
-            Pattern.compile("(?i)\\b([a-z][a-z0-9+.\\-]*://)([^\\s/?#@,\"'<>]*(?:@[^\\s/?#@,\"'<>]*)*)@");
+            Pattern.compile("(?i)\\b([a-z][a-z0-9+.\\-]*://)([^\\s@,\"'<>]*(?:@[^\\s@,\"'<>]*)*)@");
+
+    /** user:password@host without a scheme (Spring's spring.rabbitmq.addresses allows it). */
+    private static final Pattern BARE_USERINFO =
+            Pattern.compile("(?<![\\w/:.@%+\\-])([\\w.%+\\-]+):([^\\s/@,\"'<>]+)@(?=[\\w\\[])");
 
     /** name=value pairs in a query string or in free text (password=..., token: ...). */
     private static final Pattern SECRET_PAIR = Pattern.compile(
@@ -54,7 +62,7 @@ public final class Redaction {
         if (text == null || text.isEmpty()) {
             return text;
         }
-        return maskPairs(maskUserInfo(text));
+        return maskPairs(maskBareUserInfo(maskUserInfo(text)));
     }
 
     private static String maskUserInfo(String text) {
@@ -80,6 +88,16 @@ public final class Redaction {
             return userInfo.isEmpty() ? userInfo : MASK;
         }
         return userInfo;
+    }
+
+    private static String maskBareUserInfo(String text) {
+        Matcher m = BARE_USERINFO.matcher(text);
+        StringBuilder out = new StringBuilder(text.length());
+        while (m.find()) {
+            m.appendReplacement(out, Matcher.quoteReplacement(m.group(1) + ":" + MASK + "@"));
+        }
+        m.appendTail(out);
+        return out.toString();
     }
 
     private static String maskPairs(String text) {

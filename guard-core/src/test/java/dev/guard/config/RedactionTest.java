@@ -25,6 +25,11 @@ class RedactionTest {
         "b1:9092,b2:9092                          | b1:9092,b2:9092",
         "connecting to redis://u:s3cr3t-pw@r:1 failed | connecting to redis://u:****@r:1 failed",
         "password=s3cr3t-pw                       | password=****",
+        "worker:s3cr3t-pw@rabbit:5672,r2:5672     | worker:****@rabbit:5672,r2:5672",
+        "redis://:s3cr3t/pw#x@redis:6379          | redis://:****@redis:6379",
+        "amqp://u:s3cr3t?pw@rabbit/vh,amqp://r2   | amqp://u:****@rabbit/vh,amqp://r2",
+        "amqp://guest:****@rabbit:5672            | amqp://guest:****@rabbit:5672",
+        "see user@example.com for access          | see user@example.com for access",
     })
     void masksSecretsInText(String in, String expected) {
         assertEquals(expected, Redaction.maskText(in));

@@ -42,9 +42,29 @@ final class Children {
             Process process = builder.start();
             LIVE.add(process);
             process.onExit().thenRun(() -> LIVE.remove(process));
+            startWatchdog(process);
             return process;
         } catch (IOException e) {
             throw new IllegalStateException("could not start " + command.get(0) + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A tiny shell loop that SIGKILLs the child if this JVM dies without running its shutdown
+     * hooks (SIGKILL of the test JVM, e.g. a surefire fork timeout); ends when the child ends.
+     */
+    private static void startWatchdog(Process child) {
+        String script = "while kill -0 \"$1\" 2>/dev/null && kill -0 \"$2\" 2>/dev/null; do sleep 1; done; "
+                + "kill -0 \"$2\" 2>/dev/null && kill -9 \"$2\"; exit 0";
+        try {
+            new ProcessBuilder("/bin/sh", "-c", script, "guard-fixture-watchdog",
+                    Long.toString(ProcessHandle.current().pid()), Long.toString(child.pid()))
+                    .redirectErrorStream(true)
+                    .redirectOutput(Redirect.DISCARD)
+                    .redirectInput(Redirect.from(new java.io.File("/dev/null")))
+                    .start();
+        } catch (IOException e) {
+            // no /bin/sh: the shutdown hook still covers normal JVM exits
         }
     }
 
@@ -87,6 +107,26 @@ final class Children {
             process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
         }
+    }
+
+    /**
+     * The local binary {@code name} when it exists, else empty meaning "use a container"
+     * when a Docker engine answers; throws naming what to install when neither is there.
+     * System property {@code guard.fixtures.backend} = {@code local} / {@code docker} forces one.
+     */
+    static Optional<Path> localOrDocker(String name, String installHint) {
+        String forced = System.getProperty("guard.fixtures.backend", "auto").trim().toLowerCase(java.util.Locale.ROOT);
+        Optional<Path> local = findBinary(name);
+        if (!forced.equals("docker") && local.isPresent()) {
+            return local;
+        }
+        if (!forced.equals("local") && ContainerChild.dockerAvailable()) {
+            return Optional.empty();
+        }
+        throw new IllegalStateException(name + " not found in PATH, /usr/sbin, /usr/bin or /usr/local/bin"
+                + (forced.equals("local") ? "" : ", and no Docker engine answers (Testcontainers)")
+                + " (guard.fixtures.backend=" + forced + "): the test fixture needs a private " + name
+                + ". Install it (" + installHint + "), or run where a Docker engine is available.");
     }
 
     /** Executable {@code name} from PATH, /usr/sbin, /usr/bin or /usr/local/bin. */

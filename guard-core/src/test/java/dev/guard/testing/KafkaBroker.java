@@ -30,10 +30,10 @@ import org.apache.kafka.common.Uuid;
 public final class KafkaBroker implements AutoCloseable {
 
     private static final String HOST = "127.0.0.1";
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
     private final int port;
     private final int controllerPort;
+    private final Duration startTimeout;
     private final Path dir;
     private final Path logFile;
     private final Path properties;
@@ -46,6 +46,7 @@ public final class KafkaBroker implements AutoCloseable {
     KafkaBroker(Builder builder) {
         this.port = builder.port == 0 ? FreePorts.next() : builder.port;
         this.controllerPort = FreePorts.next();
+        this.startTimeout = builder.startTimeout;
         this.dir = Children.tempDir("kafka-" + port + "-");
         this.logFile = dir.resolve("broker.log");
         this.properties = dir.resolve("server.properties");
@@ -59,7 +60,7 @@ public final class KafkaBroker implements AutoCloseable {
     /**
      * Formats the storage (first start only), spawns the broker JVM and returns once an
      * AdminClient's describeCluster() answers; throws with the broker log tail when the JVM
-     * exits or nothing answers within 60 s.
+     * exits or nothing answers within the start timeout (default 90 s).
      */
     public synchronized KafkaBroker start() {
         if (closed) {
@@ -188,18 +189,34 @@ public final class KafkaBroker implements AutoCloseable {
         }
     }
 
+    /** Formats the storage in this JVM ({@code StorageTool.execute}): saves a JVM boot (seconds on 2 cores). */
     private void format() {
-        Path formatLog = dir.resolve("format.log");
-        Process formatter = Children.spawn(javaCommand("kafka.tools.StorageTool",
-                "format", "-t", clusterId, "-c", properties.toString(), "--standalone"), dir, formatLog);
-        if (!Children.waitFor(formatter, START_TIMEOUT)) {
-            Children.kill(formatter);
-            throw new IllegalStateException("kafka.tools.StorageTool format did not finish within "
-                    + START_TIMEOUT.toSeconds() + " s [" + this + "]. Output:\n" + Children.tail(formatLog, 30));
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        int exit;
+        try (java.io.PrintStream out = new java.io.PrintStream(captured, true, StandardCharsets.UTF_8)) {
+            exit = kafka.tools.StorageTool.execute(
+                    new String[] {"format", "-t", clusterId, "-c", properties.toString(), "--standalone"}, out);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("kafka.tools.StorageTool format failed [" + this + "]: " + e
+                    + "\nOutput:\n" + captured.toString(StandardCharsets.UTF_8), e);
         }
-        if (formatter.exitValue() != 0) {
-            throw new IllegalStateException("kafka.tools.StorageTool format exited with " + formatter.exitValue()
-                    + " [" + this + "]. Output:\n" + Children.tail(formatLog, 30));
+        if (exit != 0) {
+            throw new IllegalStateException("kafka.tools.StorageTool format exited with " + exit + " [" + this
+                    + "]. Output:\n" + captured.toString(StandardCharsets.UTF_8));
+        }
+    }
+
+    private static void requireBrokerOnClasspath() {
+        for (String name : List.of("org.apache.kafka.clients.admin.Admin", "kafka.Kafka", "kafka.tools.StorageTool",
+                "org.apache.logging.log4j.core.Logger")) {
+            try {
+                Class.forName(name, false, KafkaBroker.class.getClassLoader());
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException("KafkaBroker runs the broker from this test classpath, but " + name
+                        + " is not on it. Add test dependencies org.apache.kafka:kafka_2.13 and "
+                        + "org.apache.kafka:kafka-tools (version ${kafka.version}, as kafka-clients), kafka-clients, and "
+                        + "org.apache.logging.log4j:log4j-core + log4j-slf4j2-impl to this module's pom.");
+            }
         }
     }
 
@@ -210,7 +227,7 @@ public final class KafkaBroker implements AutoCloseable {
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "3000");
         config.put(AdminClientConfig.RECONNECT_BACKOFF_MS_CONFIG, "50");
         config.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "200");
-        long deadline = spawnedNanos + START_TIMEOUT.toNanos();
+        long deadline = spawnedNanos + startTimeout.toNanos();
         String last = "no answer yet";
         try (Admin admin = Admin.create(config)) {
             while (System.nanoTime() < deadline) {
@@ -234,7 +251,7 @@ public final class KafkaBroker implements AutoCloseable {
         }
         Children.kill(process);
         process = null;
-        throw failure("no describeCluster() answer within " + START_TIMEOUT.toSeconds() + " s (last: " + last
+        throw failure("no describeCluster() answer within " + startTimeout.toSeconds() + " s (last: " + last
                 + "); the broker JVM was killed");
     }
 
@@ -261,8 +278,18 @@ public final class KafkaBroker implements AutoCloseable {
     /** Builds a {@link KafkaBroker}; the ports are reserved at {@code build()}, nothing starts until {@code start()}. */
     public static final class Builder {
         private int port;
+        private Duration startTimeout = Duration.ofSeconds(90);
 
         Builder() {}
+
+        /** How long start() waits for the first metadata answer (default 90 s; ~6-20 s seen on 2 busy cores). */
+        public Builder startTimeout(Duration timeout) {
+            if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("startTimeout must be positive, was " + timeout);
+            }
+            this.startTimeout = timeout;
+            return this;
+        }
 
         /** The client port; 0 (default) picks a free one at {@code build()}. */
         public Builder port(int port) {
@@ -273,7 +300,9 @@ public final class KafkaBroker implements AutoCloseable {
             return this;
         }
 
+        /** Reserves the ports; fails saying which test dependency to add when the broker jars are missing. */
         public KafkaBroker build() {
+            requireBrokerOnClasspath();
             return new KafkaBroker(this);
         }
     }

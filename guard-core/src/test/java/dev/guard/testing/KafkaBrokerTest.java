@@ -98,7 +98,10 @@ class KafkaBrokerTest {
     @Test
     @Order(3)
     void stopMakesConnectionsFailAndRestartServesTheSameTopicAgain() throws Exception {
+        long stopping = System.nanoTime();
         kafka.stop();
+        System.out.printf("Kafka KRaft broker stop (SIGTERM, controlled shutdown): %d ms%n",
+                (System.nanoTime() - stopping) / 1_000_000);
         assertFalse(kafka.isRunning());
         assertThrows(ConnectException.class, () -> {
             try (Socket socket = new Socket()) {

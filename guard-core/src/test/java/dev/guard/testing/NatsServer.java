@@ -19,16 +19,19 @@ import java.util.List;
 public final class NatsServer implements AutoCloseable {
 
     private static final String HOST = "127.0.0.1";
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(10);
+    /** The image used where no local nats-server exists but Docker runs; same version as on the CI machine. */
+    static final String IMAGE = "nats:2.9.10";
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(20); // generous: 2 cores shared by many builds
 
     private final int port;
     private final boolean jetStream;
     private final String user;
     private final String password;
+    /** The local nats-server, or null when the server runs in a container ({@value #IMAGE}). */
     private final Path binary;
     private final Path dir;
     private final Path logFile;
-    private Process process;
+    private Child process;
     private boolean closed;
 
     NatsServer(Builder builder) {
@@ -36,9 +39,7 @@ public final class NatsServer implements AutoCloseable {
         this.jetStream = builder.jetStream;
         this.user = builder.user;
         this.password = builder.password;
-        this.binary = Children.findBinary("nats-server").orElseThrow(() -> new IllegalStateException(
-                "nats-server not found in PATH, /usr/sbin, /usr/bin or /usr/local/bin: the NATS test fixture runs a "
-                        + "private nats-server. Install it (apt-get install nats-server)."));
+        this.binary = Children.localOrDocker("nats-server", "apt-get install nats-server").orElse(null);
         this.dir = Children.tempDir("nats-" + port + "-");
         this.logFile = dir.resolve("nats.log");
     }
@@ -48,7 +49,7 @@ public final class NatsServer implements AutoCloseable {
         return new Builder();
     }
 
-    /** Starts it; returns once it sends its INFO line (at most ~10 s, else throws with the log tail). */
+    /** Starts it; returns once it sends its INFO line (at most 20 s, else throws with the log tail). */
     public synchronized NatsServer start() {
         if (closed) {
             throw new IllegalStateException(this + " is closed");
@@ -56,19 +57,26 @@ public final class NatsServer implements AutoCloseable {
         if (isRunning()) {
             throw new IllegalStateException("nats-server on port " + port + " is already running");
         }
-        List<String> cmd = new ArrayList<>(List.of(binary.toString(), "-a", HOST, "-p", Integer.toString(port)));
+        boolean inContainer = binary == null;
+        List<String> cmd = new ArrayList<>();
+        if (!inContainer) {
+            cmd.add(binary.toString()); // the nats image's entrypoint is nats-server itself
+        }
+        cmd.addAll(List.of("-a", inContainer ? "0.0.0.0" : HOST, "-p", Integer.toString(port)));
         if (jetStream) {
-            cmd.addAll(List.of("-js", "-sd", dir.resolve("jetstream").toString()));
+            String store = inContainer ? ContainerChild.DATA + "/jetstream" : dir.resolve("jetstream").toString();
+            cmd.addAll(List.of("-js", "-sd", store));
         }
         if (user != null) {
             cmd.addAll(List.of("--user", user, "--pass", password));
         }
-        process = Children.spawn(cmd, dir, logFile);
+        process = inContainer ? ContainerChild.start(IMAGE, cmd, port, dir, logFile)
+                : Child.local(Children.spawn(cmd, dir, logFile));
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         String last = "no reply yet";
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw failure("nats-server exited with " + process.exitValue() + " before sending INFO");
+                throw failure("nats-server ended (" + process.exitStatus() + ") before sending INFO");
             }
             try {
                 String line = readInfoLine(HOST, port, 1000);
@@ -87,7 +95,7 @@ public final class NatsServer implements AutoCloseable {
     /** SIGTERM (nats-server shuts down cleanly, flushing JetStream), wait for exit. */
     public synchronized void stop() {
         if (process != null) {
-            Children.terminate(process, Duration.ofSeconds(10));
+            process.terminate(Duration.ofSeconds(10));
             process = null;
         }
     }
@@ -95,7 +103,7 @@ public final class NatsServer implements AutoCloseable {
     /** SIGKILL. */
     public synchronized void kill() {
         if (process != null) {
-            Children.kill(process);
+            process.kill();
             process = null;
         }
     }

@@ -16,6 +16,17 @@ public final class NoLeakedProcesses implements BeforeAllCallback, AfterAllCallb
 
     private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(NoLeakedProcesses.class);
 
+    private final java.time.Duration grace;
+
+    /** Gives leftover children 5 s to exit. */
+    public NoLeakedProcesses() {
+        this(java.time.Duration.ofSeconds(5));
+    }
+
+    NoLeakedProcesses(java.time.Duration grace) {
+        this.grace = grace;
+    }
+
     @Override
     public void beforeAll(ExtensionContext context) {
         context.getStore(NS).put("before", descendantPids());
@@ -25,7 +36,7 @@ public final class NoLeakedProcesses implements BeforeAllCallback, AfterAllCallb
     public void afterAll(ExtensionContext context) {
         @SuppressWarnings("unchecked")
         Set<Long> before = context.getStore(NS).get("before", Set.class);
-        long deadline = System.nanoTime() + 5_000_000_000L;
+        long deadline = System.nanoTime() + grace.toNanos();
         List<ProcessHandle> leaked;
         do {
             leaked = ProcessHandle.current().descendants()
@@ -42,7 +53,7 @@ public final class NoLeakedProcesses implements BeforeAllCallback, AfterAllCallb
                 .collect(Collectors.joining("\n  "));
         leaked.forEach(ProcessHandle::destroyForcibly);
         throw new AssertionError(context.getDisplayName() + " leaked " + leaked.size()
-                + " child process(es), still alive 5 s after the class ended (now killed): \n  " + described
+                + " child process(es), still alive " + grace.toMillis() + " ms after the class ended (now killed):\n  " + described
                 + "\nStop every server a test starts (try-with-resources or @AfterAll close()).");
     }
 

@@ -33,19 +33,22 @@ public final class RedisServer implements AutoCloseable {
     private static final Pattern LOG_TIME = Pattern.compile("(\\d{2} \\w{3} \\d{4} \\d{2}:\\d{2}:\\d{2}\\.\\d{3})");
     private static final DateTimeFormatter LOG_TIME_FORMAT =
             DateTimeFormatter.ofPattern("dd MMM yyyy HH:mm:ss.SSS", Locale.ROOT);
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(20); // generous: 2 cores shared by many builds
     private static final String HOST = "127.0.0.1";
+    /** The image used where no local redis-server exists but Docker runs; same version as on the CI machine. */
+    static final String IMAGE = "redis:7.0.15";
 
     private final String password;
     private final int port;
     private final int preloadKeys;
     private final int keyLoadDelayMicros;
+    /** The local redis-server, or null when the server runs in a container ({@value #IMAGE}). */
     private final Path binary;
     private final Path dir;
     private final Path logFile;
     private final Path outFile;
 
-    private Process process;
+    private Child process;
     private boolean loadingMode;
     private boolean populated;
     private long logOffset;
@@ -57,10 +60,7 @@ public final class RedisServer implements AutoCloseable {
         this.port = builder.port == 0 ? FreePorts.next() : builder.port;
         this.preloadKeys = builder.preloadKeys;
         this.keyLoadDelayMicros = builder.keyLoadDelayMicros;
-        this.binary = Children.findBinary("redis-server").orElseThrow(() -> new IllegalStateException(
-                "redis-server not found in PATH, /usr/sbin, /usr/bin or /usr/local/bin: the Redis test fixture "
-                        + "runs a private redis-server. Install it (apt-get install redis-server), or run where a "
-                        + "Docker engine is available and use Fixtures.redis()."));
+        this.binary = Children.localOrDocker("redis-server", "apt-get install redis-server").orElse(null);
         this.dir = Children.tempDir("redis-" + port + "-");
         this.logFile = dir.resolve("redis.log");
         this.outFile = dir.resolve("redis.out");
@@ -71,7 +71,7 @@ public final class RedisServer implements AutoCloseable {
         return new Builder();
     }
 
-    /** Starts a plain server; returns once it answers PONG (at most ~10 s, else throws with the log tail). */
+    /** Starts a plain server; returns once it answers PONG (at most 20 s, else throws with the log tail). */
     public synchronized RedisServer start() {
         ensureOpen();
         if (isRunning()) {
@@ -127,7 +127,7 @@ public final class RedisServer implements AutoCloseable {
         String last = "no reply yet";
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw failure("redis-server exited with " + process.exitValue() + " before answering -LOADING");
+                throw failure("redis-server ended (" + process.exitStatus() + ") before answering -LOADING");
             }
             try {
                 String reply = Resp.call(HOST, port, password, 1000, "PING");
@@ -155,6 +155,19 @@ public final class RedisServer implements AutoCloseable {
             return Resp.call(HOST, port, password, 2000, "PING").startsWith("-LOADING");
         } catch (IOException e) {
             return false;
+        }
+    }
+
+    /**
+     * Sends PING now (with AUTH when a password is set) and returns the raw reply line:
+     * {@code +PONG}, {@code -LOADING Redis is loading the dataset in memory}, ...; or
+     * {@code "no connection: <cause>"} when nothing answers.
+     */
+    public String ping() {
+        try {
+            return Resp.call(HOST, port, password, 2000, "PING");
+        } catch (IOException e) {
+            return "no connection: " + e;
         }
     }
 
@@ -200,7 +213,7 @@ public final class RedisServer implements AutoCloseable {
     /** Stops the server (SIGTERM; with {@code --save ""} nothing is written) and waits for it to exit. */
     public synchronized void stop() {
         if (process != null) {
-            Children.terminate(process, Duration.ofSeconds(10));
+            process.terminate(Duration.ofSeconds(10));
             process = null;
         }
     }
@@ -208,7 +221,7 @@ public final class RedisServer implements AutoCloseable {
     /** SIGKILL: the server dies at once, mid-whatever. */
     public synchronized void kill() {
         if (process != null) {
-            Children.kill(process);
+            process.kill();
             process = null;
         }
     }
@@ -274,9 +287,11 @@ public final class RedisServer implements AutoCloseable {
         } catch (IOException e) {
             logOffset = 0;
         }
-        List<String> cmd = new ArrayList<>(List.of(binary.toString(),
-                "--bind", HOST, "--port", Integer.toString(port), "--dir", dir.toString(),
-                "--logfile", logFile.toString(), "--daemonize", "no", "--save", "", "--appendonly", "no",
+        boolean inContainer = binary == null;
+        String serverDir = inContainer ? ContainerChild.DATA : dir.toString();
+        List<String> cmd = new ArrayList<>(List.of(inContainer ? "redis-server" : binary.toString(),
+                "--bind", inContainer ? "0.0.0.0" : HOST, "--port", Integer.toString(port), "--dir", serverDir,
+                "--logfile", serverDir + "/redis.log", "--daemonize", "no", "--save", "", "--appendonly", "no",
                 "--protected-mode", "no"));
         if (password != null) {
             cmd.add("--requirepass");
@@ -292,7 +307,8 @@ public final class RedisServer implements AutoCloseable {
             cmd.add("--loading-process-events-interval-bytes");
             cmd.add("1024");
         }
-        process = Children.spawn(cmd, dir, outFile);
+        process = inContainer ? ContainerChild.start(IMAGE, cmd, port, dir, outFile)
+                : Child.local(Children.spawn(cmd, dir, outFile));
     }
 
     /** Polls PING until PONG; returns the instant of the first PONG. */
@@ -300,7 +316,7 @@ public final class RedisServer implements AutoCloseable {
         long deadline = System.nanoTime() + max.toNanos();
         String last = "no reply yet";
         while (true) {
-            Process current;
+            Child current;
             synchronized (this) {
                 current = process;
             }
@@ -308,7 +324,7 @@ public final class RedisServer implements AutoCloseable {
                 throw failure(what + ": redis-server on port " + port + " is not running");
             }
             if (!current.isAlive()) {
-                throw failure(what + ": redis-server exited with " + current.exitValue() + " before answering PONG");
+                throw failure(what + ": redis-server ended (" + current.exitStatus() + ") before answering PONG");
             }
             try {
                 String reply = Resp.call(HOST, port, password, 1000, "PING");

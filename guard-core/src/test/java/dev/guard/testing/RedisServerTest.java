@@ -61,8 +61,8 @@ class RedisServerTest {
         try (RedisServer redis = RedisServer.builder().password("pw").build().startLoading()) {
             Instant observed = redis.loadingObservedAt();
             assertTrue(redis.isLoading(), "isLoading() right after startLoading()");
-            String reply = Resp.call(redis.host(), redis.port(), "pw", 2000, "PING");
-            assertTrue(reply.startsWith("-LOADING"), "PING during loading answered: " + reply);
+            String reply = redis.ping();
+            assertTrue(reply.startsWith("-LOADING Redis is loading the dataset in memory"), "PING during loading answered: " + reply);
 
             Instant loaded = redis.awaitLoaded(Duration.ofSeconds(60));
             assertTrue(Files.readString(redis.logFile()).contains("DB loaded from disk"), "log has the loaded line");
@@ -79,6 +79,22 @@ class RedisServerTest {
             assertTrue(again.isAfter(redis.loadingObservedAt()));
             System.out.printf("Redis LOADING window after restart: %d ms%n",
                     Duration.between(redis.loadingObservedAt(), again).toMillis());
+        }
+    }
+
+    @Test
+    void stopDuringLoadingEndsTheServerAndRestartLoadsAgain() {
+        try (RedisServer redis = RedisServer.builder().preloadKeys(40_000).build().startLoading()) {
+            long start = System.nanoTime();
+            redis.stop();
+            System.out.printf("Redis stop() during LOADING took %d ms%n", (System.nanoTime() - start) / 1_000_000);
+            assertFalse(redis.isRunning());
+            assertFalse(redis.isLoading(), "a stopped server answers nothing");
+            assertTrue(redis.ping().startsWith("no connection: java.net.ConnectException"), redis.ping());
+            redis.restart();
+            assertTrue(redis.isLoading(), "restart in loading mode shows LOADING again");
+            redis.kill();
+            assertFalse(redis.isRunning());
         }
     }
 }

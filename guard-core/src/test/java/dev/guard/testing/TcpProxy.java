@@ -41,7 +41,7 @@ public final class TcpProxy implements AutoCloseable {
     private final Object modeLock = new Object();
     private volatile Mode mode = Mode.REFUSE;
     private volatile ServerSocket server;
-    private int port;
+    private volatile int port;
     private volatile boolean closed;
 
     TcpProxy(String targetHost, int targetPort) {

@@ -1,0 +1,306 @@
+package dev.guard.config;
+
+import static dev.guard.config.SettingType.DURATION;
+import static dev.guard.config.SettingType.HOST_LIST;
+import static dev.guard.config.SettingType.INT;
+import static dev.guard.config.SettingType.PORT;
+import static dev.guard.config.SettingType.STRING;
+import static dev.guard.config.SettingType.URL;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The config guard's rules as a table: each row names a scenario, the environment, the declared
+ * settings, and exactly the violations expected (rule, severity and message text). Pure logic over
+ * an injected environment; host names are only parsed, never connected to.
+ */
+@ExtendWith(NoSecretOnConsole.class)
+class ConfigGuardScenariosTest {
+
+    /** A test password: must never appear in any output. */
+    static final String PW = NoSecretOnConsole.TEST_PASSWORD;
+
+    record Expect(String setting, String rule, Severity severity, String exactMessage, List<String> fragments) {}
+
+    record Scenario(String name, Map<String, String> env, boolean inContainer, UnaryOperator<ConfigGuard.Builder> declare,
+                    List<Expect> expected) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static Expect exact(String setting, String rule, Severity severity, String message) {
+        return new Expect(setting, rule, severity, message, List.of());
+    }
+
+    static Expect has(String setting, String rule, Severity severity, String... fragments) {
+        return new Expect(setting, rule, severity, null, List.of(fragments));
+    }
+
+    static Map<String, String> env(String... kv) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put(kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+
+    static Scenario bad(String name, Map<String, String> env, UnaryOperator<ConfigGuard.Builder> declare, Expect... expected) {
+        return new Scenario(name, env, true, declare, List.of(expected));
+    }
+
+    static Scenario badOutsideContainer(String name, Map<String, String> env, UnaryOperator<ConfigGuard.Builder> declare,
+                                        Expect... expected) {
+        return new Scenario(name, env, false, declare, List.of(expected));
+    }
+
+    static Scenario good(String name, Map<String, String> env, UnaryOperator<ConfigGuard.Builder> declare) {
+        return new Scenario(name, env, true, declare, List.of());
+    }
+
+    static UnaryOperator<ConfigGuard.Builder> redisUrl() {
+        return b -> b.requireEnv("REDIS_URL", URL);
+    }
+
+    static UnaryOperator<ConfigGuard.Builder> brokers() {
+        return b -> b.requireEnv("KAFKA_BROKERS", HOST_LIST);
+    }
+
+    static final Severity E = Severity.ERROR;
+    static final Severity W = Severity.WARNING;
+
+    static Stream<Scenario> scenarios() {
+        String inPod = "but this runs in a container: there localhost is the pod/container itself";
+        return Stream.of(
+                // ---- missing, blank, placeholders ----
+                bad("missing, no near name set", env("PATH", "/usr/bin"), redisUrl(),
+                        exact("REDIS_URL", "MISSING", E, "REDIS_URL is not set (origin: env REDIS_URL (unset); found: unset). "
+                                + "Action: set REDIS_URL in this worker's environment (Kubernetes env/valueFrom, Compose environment:)"
+                                + " (e.g. redis://redis:6379)")),
+                bad("empty string", env("REDIS_URL", ""), redisUrl(),
+                        exact("REDIS_URL", "BLANK", E, "REDIS_URL is set but empty (origin: env REDIS_URL; found: an empty value). "
+                                + "Action: give REDIS_URL a real value (e.g. redis://redis:6379), or remove it so nothing pretends it is set")),
+                bad("only whitespace", env("REDIS_URL", "   "), redisUrl(),
+                        has("REDIS_URL", "BLANK", E, "REDIS_URL is set but blank (only whitespace)")),
+                bad("placeholder None (Python's str(None))", env("REDIS_URL", "None"), redisUrl(),
+                        exact("REDIS_URL", "PLACEHOLDER", E, "REDIS_URL holds the placeholder 'None' (origin: env REDIS_URL; found: None). "
+                                + "Action: replace it with the real value: whatever fills REDIS_URL (Helm values, .env file, Secret, CI variable)"
+                                + " left the placeholder in")),
+                bad("placeholder null", env("REDIS_URL", "null"), redisUrl(),
+                        has("REDIS_URL", "PLACEHOLDER", E, "REDIS_URL holds the placeholder 'null'")),
+                bad("placeholder NULL in capitals", env("REDIS_URL", "NULL"), redisUrl(),
+                        has("REDIS_URL", "PLACEHOLDER", E, "REDIS_URL holds the placeholder 'NULL'")),
+                bad("placeholder nil (Go)", env("REDIS_URL", "nil"), redisUrl(),
+                        has("REDIS_URL", "PLACEHOLDER", E, "REDIS_URL holds the placeholder 'nil'")),
+                bad("placeholder undefined (JavaScript)", env("REDIS_URL", "undefined"), redisUrl(),
+                        has("REDIS_URL", "PLACEHOLDER", E, "REDIS_URL holds the placeholder 'undefined'")),
+                bad("placeholder changeme", env("REDIS_URL", "changeme"), redisUrl(),
+                        has("REDIS_URL", "PLACEHOLDER", E, "REDIS_URL holds the placeholder 'changeme'")),
+                bad("unexpanded ${VAR} from a Compose file", env("REDIS_URL", "${REDIS_URL}"), redisUrl(),
+                        has("REDIS_URL", "PLACEHOLDER", E,
+                                "REDIS_URL holds an unresolved substitution ${REDIS_URL} (the variable it names was not expanded)")),
+                bad("unexpanded Kubernetes $(VAR) inside a URL", env("REDIS_URL", "redis://$(REDIS_SERVICE_HOST):6379"), redisUrl(),
+                        has("REDIS_URL", "PLACEHOLDER", E, "REDIS_URL holds an unresolved substitution $(REDIS_SERVICE_HOST)")),
+                bad("template placeholder <...>", env("REDIS_URL", "<your-redis-url>"), redisUrl(),
+                        has("REDIS_URL", "PLACEHOLDER", E, "REDIS_URL holds the template placeholder <your-redis-url>")),
+                bad("secret-named placeholder is not quoted", env("REDIS_PASSWORD", "changeme"), b -> b.requireEnv("REDIS_PASSWORD"),
+                        exact("REDIS_PASSWORD", "PLACEHOLDER", E, "REDIS_PASSWORD holds a placeholder, not a real value "
+                                + "(origin: env REDIS_PASSWORD; found: ****). Action: replace it with the real value: whatever fills "
+                                + "REDIS_PASSWORD (Helm values, .env file, Secret, CI variable) left the placeholder in")),
+
+                // ---- loopback ----
+                bad("localhost in a container", env("REDIS_URL", "redis://localhost:6379"), redisUrl(),
+                        exact("REDIS_URL", "LOOPBACK", E, "REDIS_URL points at the loopback address localhost:6379, " + inPod
+                                + ", not the Redis service, so every connection will fail (origin: env REDIS_URL; found: redis://localhost:6379). "
+                                + "Action: set REDIS_URL to the service's DNS name or IP (the Kubernetes Service or Compose service name, "
+                                + "e.g. redis://redis:6379)")),
+                badOutsideContainer("LOCALHOST. with capitals and trailing dot, outside a container",
+                        env("REDIS_URL", "redis://LOCALHOST.:6379"), redisUrl(),
+                        exact("REDIS_URL", "LOOPBACK", E, "REDIS_URL points at the loopback address LOCALHOST.:6379, which only reaches "
+                                + "a server on this same machine (origin: env REDIS_URL; found: redis://LOCALHOST.:6379). Action: set REDIS_URL "
+                                + "to the Redis service's host name or IP; for local development only, allow loopback explicitly with "
+                                + "ConfigGuard.builder().allowLoopback(true)")),
+                bad("127.0.0.1", env("REDIS_URL", "redis://127.0.0.1:6379"), redisUrl(),
+                        has("REDIS_URL", "LOOPBACK", E, "the loopback address 127.0.0.1:6379", inPod)),
+                bad("127.1 short form", env("REDIS_URL", "redis://127.1:6379"), redisUrl(),
+                        has("REDIS_URL", "LOOPBACK", E, "127.1:6379")),
+                bad("127.0.0.2 elsewhere in 127/8", env("REDIS_URL", "redis://127.0.0.2"), redisUrl(),
+                        has("REDIS_URL", "LOOPBACK", E, "127.0.0.2:6379")),
+                bad("0x7f.0.0.1 hex", env("REDIS_URL", "redis://0x7f.0.0.1:6379"), redisUrl(),
+                        has("REDIS_URL", "LOOPBACK", E, "0x7f.0.0.1:6379")),
+                bad("2130706433 as one decimal number", env("REDIS_URL", "redis://2130706433:6379"), redisUrl(),
+                        has("REDIS_URL", "LOOPBACK", E, "2130706433:6379")),
+                bad("0177.0.0.1 octal", env("REDIS_URL", "redis://0177.0.0.1:6379"), redisUrl(),
+                        has("REDIS_URL", "LOOPBACK", E, "0177.0.0.1:6379")),
+                bad("[::1] IPv6 loopback", env("REDIS_URL", "redis://[::1]:6379"), redisUrl(),
+                        has("REDIS_URL", "LOOPBACK", E, "[::1]:6379", inPod)),
+                bad("0.0.0.0 wildcard", env("REDIS_URL", "redis://0.0.0.0:6379"), redisUrl(),
+                        has("REDIS_URL", "LOOPBACK", E, "0.0.0.0:6379")),
+                bad(":: wildcard in a host list", env("KAFKA_BROKERS", "[::]:9092"), brokers(),
+                        has("KAFKA_BROKERS", "LOOPBACK", E, "[::]:9092", "not the Kafka brokers")),
+                bad("*.localhost", env("REDIS_URL", "redis://redis.localhost:6379"), redisUrl(),
+                        has("REDIS_URL", "LOOPBACK", E, "redis.localhost:6379")),
+                bad("ip6-localhost", env("NATS_URL", "nats://ip6-localhost:4222"), b -> b.requireEnv("NATS_URL", URL),
+                        has("NATS_URL", "LOOPBACK", E, "ip6-localhost:4222", "not the NATS service")),
+                bad("one loopback broker hidden in a list", env("KAFKA_BROKERS", "b1:9092,localhost:9092,b3:9092"), brokers(),
+                        has("KAFKA_BROKERS", "LOOPBACK", E, "points at the loopback address localhost:9092, " + inPod,
+                                "e.g. kafka-0.kafka:9092,kafka-1.kafka:9092)")),
+                bad("loopback in an AMQP URL with credentials", env("AMQP_URL", "amqp://worker:" + PW + "@127.0.0.1:5672/jobs"),
+                        b -> b.requireEnv("AMQP_URL", URL),
+                        has("AMQP_URL", "LOOPBACK", E, "found: amqp://worker:****@127.0.0.1:5672/jobs", "not the RabbitMQ service")),
+                bad("loopback in a plain STRING that is a URL", env("CACHE", "redis://localhost"), b -> b.requireEnv("CACHE"),
+                        has("CACHE", "LOOPBACK", E, "localhost:6379")),
+                bad("allowLoopback(true) still warns in a container", env("REDIS_URL", "redis://localhost:6379"),
+                        b -> b.requireEnv("REDIS_URL", URL).allowLoopback(true),
+                        has("REDIS_URL", "LOOPBACK", W, inPod, "allowLoopback(true) is on, but it cannot make localhost reach another container")),
+                new Scenario("allowLoopback(true) outside a container passes", env("REDIS_URL", "redis://localhost:6379"), false,
+                        b -> b.requireEnv("REDIS_URL", URL).allowLoopback(true), List.of()),
+
+                // ---- malformed ----
+                bad("unknown scheme", env("REDIS_URL", "mongodb://db:27017"), redisUrl(),
+                        exact("REDIS_URL", "MALFORMED", E, "REDIS_URL is not a valid URL: unknown scheme 'mongodb' in 'mongodb://db:27017' "
+                                + "(guard knows redis, rediss, amqp, amqps, nats, tls, kafka, tcp, http, https, plaintext, ssl, sasl_plaintext, sasl_ssl) "
+                                + "(origin: env REDIS_URL; found: mongodb://db:27017). Action: fix REDIS_URL (e.g. redis://redis:6379)")),
+                bad("port out of range", env("REDIS_URL", "redis://redis:70000"), redisUrl(),
+                        has("REDIS_URL", "MALFORMED", E, "port 70000 in 'redis://redis:70000' is out of range 1-65535")),
+                bad("port not a number", env("REDIS_URL", "redis://redis:63a9"), redisUrl(),
+                        has("REDIS_URL", "MALFORMED", E, "port '63a9' in 'redis://redis:63a9' is not a number")),
+                bad("URL without a scheme", env("REDIS_URL", "redis:6379"), redisUrl(),
+                        has("REDIS_URL", "MALFORMED", E, "REDIS_URL is not a valid URL: 'redis:6379' has no scheme")),
+                bad("URL without a host", env("REDIS_URL", "redis://:6379"), redisUrl(),
+                        has("REDIS_URL", "MALFORMED", E, "no host in 'redis://:6379'")),
+                bad("unclosed IPv6 bracket", env("REDIS_URL", "redis://[2001:db8::1:6379"), redisUrl(),
+                        has("REDIS_URL", "MALFORMED", E, "unclosed '['")),
+                bad("empty entry in a host list", env("KAFKA_BROKERS", "b1:9092,,b2:9092"), brokers(),
+                        has("KAFKA_BROKERS", "MALFORMED", E, "KAFKA_BROKERS is not a valid host list: entry 2 of 'b1:9092,,b2:9092' is empty")),
+                bad("malformed URL keeps its password masked", env("REDIS_URL", "redis://:" + PW + "@redis:99999"), redisUrl(),
+                        has("REDIS_URL", "MALFORMED", E, "port 99999 in 'redis://:****@redis:99999' is out of range")),
+                bad("raw '/' in a password: malformed, and still masked", env("REDIS_URL", "redis://:" + PW + "/x@redis:6379"), redisUrl(),
+                        has("REDIS_URL", "MALFORMED", E, "found: redis://:****@redis:6379")),
+                bad("int that is not a number", env("WORKER_THREADS", "four"), b -> b.requireEnv("WORKER_THREADS", INT),
+                        exact("WORKER_THREADS", "MALFORMED", E, "WORKER_THREADS is not a valid integer: 'four' is not a whole number "
+                                + "(origin: env WORKER_THREADS; found: four). Action: fix WORKER_THREADS (e.g. 4)")),
+                bad("duration with an unknown unit", env("DRAIN_TIMEOUT", "10 parsecs"), b -> b.requireEnv("DRAIN_TIMEOUT", DURATION),
+                        has("DRAIN_TIMEOUT", "MALFORMED", E, "DRAIN_TIMEOUT is not a valid duration: '10 parsecs' is not a duration",
+                                "(e.g. 30s)")),
+                bad("port 0", env("METRICS_PORT", "0"), b -> b.requireEnv("METRICS_PORT", PORT),
+                        has("METRICS_PORT", "MALFORMED", E, "METRICS_PORT is not a valid port: port 0 is out of range 1-65535")),
+                bad("port 65536", env("METRICS_PORT", "65536"), b -> b.requireEnv("METRICS_PORT", PORT),
+                        has("METRICS_PORT", "MALFORMED", E, "port 65536 is out of range 1-65535")),
+
+                // ---- name drift ----
+                bad("CACHE_URL set, REDIS_URL required (the incident)", env("CACHE_URL", "redis://redis:6379"), redisUrl(),
+                        exact("REDIS_URL", "NAME_DRIFT", E, "REDIS_URL is not set; CACHE_URL is set (redis://redis:6379): the backend and "
+                                + "this worker disagree on the name (origin: env REDIS_URL (unset); found: unset). Action: set REDIS_URL where "
+                                + "this worker's environment is defined, to the same value as CACHE_URL, or make both sides use one name")),
+                bad("drifted name's password stays masked", env("SPRING_DATA_REDIS_URL", "redis://:" + PW + "@redis:6379"), redisUrl(),
+                        has("REDIS_URL", "NAME_DRIFT", E, "SPRING_DATA_REDIS_URL is set (redis://:****@redis:6379)")),
+                bad("typo REDIS_ULR", env("REDIS_ULR", "redis://redis:6379"), redisUrl(),
+                        has("REDIS_URL", "NAME_DRIFT", E, "REDIS_URL is not set; REDIS_ULR is set (redis://redis:6379): a misspelling, "
+                                + "or the backend and this worker disagree on the name")),
+                bad("REDISURL without separator", env("REDISURL", "redis://redis:6379"), redisUrl(),
+                        has("REDIS_URL", "NAME_DRIFT", E, "REDISURL is set (redis://redis:6379)")),
+                bad("lower-case redis_url", env("redis_url", "redis://redis:6379"), redisUrl(),
+                        has("REDIS_URL", "NAME_DRIFT", E, "redis_url is set (redis://redis:6379)")),
+                bad("shared stem WORKER_REDIS_ADDR", env("WORKER_REDIS_ADDR", "redis:6379"), redisUrl(),
+                        has("REDIS_URL", "NAME_DRIFT", E, "WORKER_REDIS_ADDR is set (redis:6379)")),
+                bad("Kafka family: KAFKA_BOOTSTRAP_SERVERS", env("KAFKA_BOOTSTRAP_SERVERS", "b1:9092"), brokers(),
+                        has("KAFKA_BROKERS", "NAME_DRIFT", E, "KAFKA_BROKERS is not set; KAFKA_BOOTSTRAP_SERVERS is set (b1:9092): "
+                                + "the backend and this worker disagree on the name")),
+                bad("RabbitMQ family: SPRING_RABBITMQ_ADDRESSES", env("SPRING_RABBITMQ_ADDRESSES", "rabbit:5672"),
+                        b -> b.requireEnv("AMQP_URL", URL),
+                        has("AMQP_URL", "NAME_DRIFT", E, "AMQP_URL is not set; SPRING_RABBITMQ_ADDRESSES is set (rabbit:5672)")),
+                bad("NATS family: NATS_SERVERS", env("NATS_SERVERS", "nats://n1:4222,nats://n2:4222"), b -> b.requireEnv("NATS_URL", URL),
+                        has("NATS_URL", "NAME_DRIFT", E, "NATS_SERVERS is set (nats://n1:4222,nats://n2:4222)")),
+                bad("REDIS_PASSWORD is not a near name of REDIS_URL", env("REDIS_PASSWORD", PW), redisUrl(),
+                        has("REDIS_URL", "MISSING", E, "REDIS_URL is not set")),
+                bad("two family names at different hosts", env("REDIS_URL", "redis://redis-a:6379", "CACHE_URL", "redis://redis-b:6379"),
+                        redisUrl(),
+                        exact("REDIS_URL", "CONFLICT", W, "REDIS_URL and CACHE_URL are both set but point at different hosts "
+                                + "(REDIS_URL -> redis-a; CACHE_URL -> redis-b): the backend and this worker may be talking to different servers "
+                                + "(origin: env REDIS_URL, env CACHE_URL; found: REDIS_URL=redis://redis-a:6379, CACHE_URL=redis://redis-b:6379). "
+                                + "Action: use one name for this endpoint on both sides, or point REDIS_URL and CACHE_URL at the same server")),
+
+                // ---- every violation at once ----
+                bad("three broken settings, three violations", env("KAFKA_BROKERS", "localhost:9092", "WORKER_THREADS", "many"),
+                        b -> b.requireEnv("REDIS_URL", URL).requireEnv("KAFKA_BROKERS", HOST_LIST).requireEnv("WORKER_THREADS", INT),
+                        has("REDIS_URL", "MISSING", E, "REDIS_URL is not set"),
+                        has("KAFKA_BROKERS", "LOOPBACK", E, "localhost:9092"),
+                        has("WORKER_THREADS", "MALFORMED", E, "'many' is not a whole number")),
+
+                // ---- good values that must pass ----
+                good("service name", env("REDIS_URL", "redis://redis:6379"), redisUrl()),
+                good("URL with credentials and db", env("REDIS_URL", "rediss://default:" + PW + "@cache.prod.svc.cluster.local:6380/0"),
+                        redisUrl()),
+                good("AMQP URL with user, password and vhost", env("AMQP_URL", "amqps://worker:" + PW + "@rabbitmq:5671/jobs"),
+                        b -> b.requireEnv("AMQP_URL", URL)),
+                good("IP of another host 10.0.0.5", env("KAFKA_BROKERS", "10.0.0.5:9092"), brokers()),
+                good("IP of another host 192.168.1.20 in a URL", env("REDIS_URL", "redis://192.168.1.20:6379"), redisUrl()),
+                good("128.0.0.1 is just outside 127/8", env("REDIS_URL", "redis://128.0.0.1:6379"), redisUrl()),
+                good("IPv6 literal in a host list", env("KAFKA_BROKERS", "[2001:db8::1]:9092"), brokers()),
+                good("IPv6 literal in a URL", env("REDIS_URL", "redis://[2001:db8::1]:6379"), redisUrl()),
+                good("multi-host Kafka list with FQDNs", env("KAFKA_BROKERS",
+                        "kafka-0.kafka-headless.jobs.svc.cluster.local:9092, kafka-1.kafka-headless.jobs.svc.cluster.local:9092"), brokers()),
+                good("NATS cluster URLs with a token", env("NATS_URL", "nats://" + PW + "@n1:4222,tls://n2:4222"),
+                        b -> b.requireEnv("NATS_URL", URL)),
+                good("kafka:// and tcp:// schemes", env("KAFKA_BROKERS", "kafka://b1:9092,tcp://b2:9093"), brokers()),
+                good("same host under two family names is no conflict", env("REDIS_URL", "redis://redis:6379", "REDIS_HOST", "redis"),
+                        redisUrl()),
+                good("int, port and durations", env("WORKER_THREADS", "4", "METRICS_PORT", "9464", "DRAIN_TIMEOUT", "30s",
+                                "FETCH_TIMEOUT", "PT2S"),
+                        b -> b.requireEnv("WORKER_THREADS", INT).requireEnv("METRICS_PORT", PORT).requireEnv("DRAIN_TIMEOUT", DURATION)
+                                .requireEnv("FETCH_TIMEOUT", DURATION)),
+                good("plain string", env("QUEUE_NAME", "jobs.high"), b -> b.requireEnv("QUEUE_NAME", STRING)),
+                good("secret value that looks odd is not a placeholder", env("REDIS_PASSWORD", PW), b -> b.requireEnv("REDIS_PASSWORD")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("scenarios")
+    void scenario(Scenario s) {
+        ConfigGuard guard = s.declare().apply(ConfigGuard.builder().environment(s.env()).inContainer(s.inContainer())).build();
+        ConfigReport report = guard.check();
+
+        List<String> actual = new ArrayList<>();
+        for (Violation v : report.violations()) {
+            actual.add(v.setting() + " " + v.rule() + " " + v.severity());
+        }
+        List<String> wanted = new ArrayList<>();
+        for (Expect e : s.expected()) {
+            wanted.add(e.setting() + " " + e.rule() + " " + e.severity());
+        }
+        assertEquals(wanted.stream().sorted().toList(), actual.stream().sorted().toList(),
+                "violations of scenario '" + s.name() + "', report:\n" + report.render());
+
+        for (Expect e : s.expected()) {
+            Violation v = report.violations().stream()
+                    .filter(x -> x.setting().equals(e.setting()) && x.rule().equals(e.rule())).findFirst().orElseThrow();
+            if (e.exactMessage() != null) {
+                assertEquals(e.exactMessage(), v.message(), "message of " + e.rule());
+            }
+            for (String fragment : e.fragments()) {
+                assertTrue(v.message().contains(fragment), "message of " + e.rule() + " should contain [" + fragment + "] but was:\n"
+                        + v.message());
+            }
+            // every message names the setting, its origin, what was found, and an action
+            assertTrue(v.message().contains(v.setting()), v.message());
+            assertTrue(v.message().contains("(origin: " + v.origin() + "; found: " + v.found() + ")"), v.message());
+            assertTrue(v.message().contains(". Action: ") && !v.action().isBlank(), v.message());
+        }
+        boolean errors = s.expected().stream().anyMatch(e -> e.severity() == Severity.ERROR);
+        assertEquals(!errors, report.ok(), report.render());
+        assertFalse(report.render().contains(PW), "password in render()");
+        assertFalse(report.toJson().contains(PW), "password in toJson()");
+    }
+}
