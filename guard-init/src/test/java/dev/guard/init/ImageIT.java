@@ -15,6 +15,8 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import dev.guard.testing.NoLeakedProcesses;
 
 /**
  * The packaged OCI image (target/guard-init-image.tar) read as a runtime reads it and run as a
@@ -22,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * user, in the unpacked root filesystem. Runs in {@code verify} (failsafe) because it needs the
  * tarball that {@code package} writes. Needs root (unshare, mount), as this machine and CI are.
  */
+@ExtendWith(NoLeakedProcesses.class)
 class ImageIT {
     static OciImage image;
     static Path rootfs;
