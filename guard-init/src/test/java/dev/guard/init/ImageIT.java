@@ -148,7 +148,9 @@ class ImageIT {
         }
         System.out.printf("FIGURE image-compressed-layers-bytes=%d (%.1f MB)%n", layersBytes, layersBytes / 1e6);
         // java -version: the entrypoint's JVM and flags, without -jar
+        // (without the app's CDS archive, which only matches with -jar /app/guard-init.jar)
         List<String> javaVersion = new ArrayList<>(image.entrypoint().subList(0, image.entrypoint().size() - 2));
+        javaVersion.removeIf(a -> a.startsWith("-XX:SharedArchiveFile="));
         javaVersion.add("-version");
         List<String> waitFour = List.of("wait", "redis://127.0.0.1:6379", "amqp://guest:guest@127.0.0.1:5672",
                 "nats://127.0.0.1:4222", "tcp://127.0.0.1:6379", "--timeout", "20s");
@@ -165,6 +167,7 @@ class ImageIT {
             try (Pid1Run r = Pid1Run.exec(image, rootfs, logs, true, command)) {
                 int code = r.waitFor(Duration.ofSeconds(60));
                 assertEquals(0, code, label + "; stdout: " + r.out() + "\nstderr: " + r.err());
+                assertTrue(!(r.out() + r.err()).contains("[warning]"), "JVM warnings: " + r.out() + r.err());
                 String[] f = r.timeFigures();
                 walls.add(Double.parseDouble(f[0]));
                 maxRss = Math.max(maxRss, Long.parseLong(f[1]));
