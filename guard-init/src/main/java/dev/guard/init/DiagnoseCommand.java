@@ -1,13 +1,78 @@
 package dev.guard.init;
 
+import dev.guard.init.diagnose.DiagnoseInputException;
+import dev.guard.init.diagnose.Diagnoser;
+import dev.guard.init.diagnose.Diagnosis;
+import dev.guard.init.diagnose.DiagnosisReport;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
-/** Placeholder until its issue lands: fails loudly instead of pretending. */
-@Command(name = "diagnose", description = "not built yet", mixinStandardHelpOptions = true)
+/** {@code guard-init diagnose FILE...}: names the cause from captured logs. */
+@Command(name = "diagnose", mixinStandardHelpOptions = true,
+        description = {
+            "Names why the worker drops jobs, from logs captured before anyone restarted anything "
+                    + "(see 'guard-init capture'): worker logs (current and --previous), backend, Redis or "
+                    + "broker logs, kubectl get pod / describe pod / get events, docker compose logs and ps. "
+                    + "Each file's kind is told from its content; CRLF, compose prefixes and timestamps are fine.",
+            "",
+            "The first line of output is 'cause: ID[, ID...]', the causes in fix order (connectivity, then "
+                    + "config, then contract). IDs: oom-or-probe-kill, dependency-down, network-blocked, "
+                    + "redis-loading, startup-race, env-drift, permission, no-jobs, schema-skew, healthy, unknown. "
+                    + "Then the evidence as file:line, errors per host, received vs processed, and what to do next."
+        },
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:a cause was determined (healthy included)",
+            "1:read the files, but no rule decided (cause: unknown)",
+            "64:usage error (no files, bad option)",
+            "65:a file cannot be read as a text log (missing, unreadable, binary)",
+            "70:internal error"
+        })
 final class DiagnoseCommand implements Callable<Integer> {
+    /** cause: unknown. */
+    static final int UNDETERMINED = 1;
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(arity = "0..*", paramLabel = "FILE", description = "captured files, in any order")
+    List<Path> files = new ArrayList<>();
+
+    @Option(names = "--json", description = "print the diagnosis as JSON (its 'cause' field holds the first line)")
+    boolean json;
+
+    @Option(names = "--endpoint", paramLabel = "HOST[:PORT]",
+            description = "an address the workers should use (repeatable), e.g. redis:6379. Errors naming "
+                    + "any other host count as drift. Dependencies whose logs or status were captured are "
+                    + "added by name.")
+    List<String> endpoints = new ArrayList<>();
+
     @Override
     public Integer call() {
-        throw new UnsupportedOperationException("guard-init diagnose is not built yet");
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (files.isEmpty()) {
+            err.println("guard-init diagnose: no files given. Capture them first ('guard-init capture --compose' or "
+                    + "'guard-init capture --kubernetes -n NAMESPACE'), then pass them: guard-init diagnose FILE...");
+            return ExitCodes.USAGE;
+        }
+        Diagnosis d;
+        try {
+            d = Diagnoser.builder().endpoints(endpoints).build().diagnose(files);
+        } catch (DiagnoseInputException e) {
+            err.println("guard-init diagnose: " + e.getMessage());
+            return ExitCodes.DATA_ERROR;
+        }
+        out.print(json ? DiagnosisReport.json(d) : DiagnosisReport.human(d));
+        out.flush();
+        return d.causes().equals(List.of("unknown")) ? UNDETERMINED : ExitCodes.OK;
     }
 }

@@ -2,7 +2,8 @@ package dev.guard.schema;
 
 /**
  * The payload could not be checked against a schema: not JSON, not UTF-8, too large, too deeply
- * nested, a duplicate key, a number out of range, or no schema is registered for its job type.
+ * nested, a duplicate key, a number out of range, no schema is registered for its job type, or
+ * the validator failed on it.
  *
  * @param schemaId the schema it was meant for; null when the job type is unknown
  * @param kind     the class of problem
@@ -25,7 +26,9 @@ public record Malformed(String schemaId, Kind kind, String reason) implements Ve
         /** A number that does not fit a double (e.g. 1e400). */
         NUMBER_OUT_OF_RANGE,
         /** No schema is registered for the payload's job type. */
-        UNKNOWN_JOB_TYPE
+        UNKNOWN_JOB_TYPE,
+        /** The validator itself failed on this payload (a bug or a pathological schema); rejected, never crashing the consumer. */
+        VALIDATOR_FAILED
     }
 
     /** A NOT_JSON verdict. */

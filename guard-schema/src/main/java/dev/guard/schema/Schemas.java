@@ -176,8 +176,9 @@ public final class Schemas {
             return new Invalid(e.schemaId(), violations, hints);
         } catch (RuntimeException | StackOverflowError other) {
             // everit itself failed on this value (e.g. a pathological regex); the payload is still rejected, loudly
-            return new Malformed(e.schemaId(), Malformed.Kind.NOT_JSON, "validator failed on this payload: "
-                    + other.getClass().getSimpleName() + ": " + other.getMessage());
+            return new Malformed(e.schemaId(), Malformed.Kind.VALIDATOR_FAILED, "validator failed on this payload: "
+                    + other.getClass().getSimpleName() + (other.getMessage() == null ? "" : ": " + other.getMessage())
+                    + (other instanceof StackOverflowError ? " (a schema pattern recursing on a very long string?)" : ""));
         }
     }
 

@@ -65,10 +65,14 @@ public final class Json {
             return new Failure(Malformed.Kind.TOO_LARGE, "payload is " + bytes.length
                     + " bytes, larger than the limit of " + maxBytes + " bytes; not parsed");
         }
-        try (JsonParser p = factory.createParser(bytes)) {
+        JsonParser p = null;
+        try {
+            p = factory.createParser(bytes);
             return readDocument(p);
         } catch (IOException | RuntimeException e) {
-            return failure(e);
+            return failure(e, p);
+        } finally {
+            close(p);
         }
     }
 
@@ -81,10 +85,14 @@ public final class Json {
             return new Failure(Malformed.Kind.TOO_LARGE, "payload is " + text.length()
                     + " characters, larger than the limit of " + maxBytes + " bytes; not parsed");
         }
-        try (JsonParser p = factory.createParser(text)) {
+        JsonParser p = null;
+        try {
+            p = factory.createParser(text);
             return readDocument(p);
         } catch (IOException | RuntimeException e) {
-            return failure(e);
+            return failure(e, p);
+        } finally {
+            close(p);
         }
     }
 
@@ -168,12 +176,23 @@ public final class Json {
         }
     }
 
-    private Failure failure(Exception e) {
+    private static void close(JsonParser p) {
+        if (p != null) {
+            try {
+                p.close();
+            } catch (IOException ignored) {
+                // reading from memory: nothing to release
+            }
+        }
+    }
+
+    private Failure failure(Exception e, JsonParser p) {
         if (e instanceof StreamConstraintsException) {
             String m = String.valueOf(e.getMessage());
             if (m.contains("nesting depth")) {
                 return new Failure(Malformed.Kind.TOO_DEEP, "nested deeper than the limit of " + maxDepth
-                        + " levels " + position(((StreamConstraintsException) e).getLocation())
+                        + " levels " + position(((StreamConstraintsException) e).getLocation() != null
+                        ? ((StreamConstraintsException) e).getLocation() : p == null ? null : p.currentLocation())
                         + "; not parsed further");
             }
             return new Failure(Malformed.Kind.TOO_LARGE, "exceeds a size limit: "

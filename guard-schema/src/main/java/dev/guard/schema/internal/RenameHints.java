@@ -73,7 +73,15 @@ public final class RenameHints {
         }
         unexpected.sort(null);
         String where = "#".equals(pointer) || pointer.isEmpty() ? "" : " at " + pointer;
-        // 1. close name (case/separator change, shared stem, small edit distance), 2. same role, 3. nesting
+        // 1. nesting (the key itself is one level down), 2. close name (case/separator change, shared
+        // stem, small edit distance), 3. same role
+        for (String u : unexpected) {
+            if (obj.opt(u) instanceof JSONObject inner && inner.has(missing)) {
+                String base = "#".equals(pointer) || pointer.isEmpty() ? "#" : pointer;
+                return missing + " missing" + where + ", found at " + base + "/" + u + "/" + missing
+                        + ": extra nesting by the producer?";
+            }
+        }
         for (String u : unexpected) {
             if (closeName(missing, u)) {
                 return missing + " missing" + where + ", " + u + " present: renamed by the producer?";
@@ -86,13 +94,6 @@ public final class RenameHints {
                     return missing + " missing" + where + ", " + u + " present (both look like " + role
                             + "s): renamed by the producer?";
                 }
-            }
-        }
-        for (String u : unexpected) {
-            if (obj.opt(u) instanceof JSONObject inner && inner.has(missing)) {
-                String base = "#".equals(pointer) || pointer.isEmpty() ? "#" : pointer;
-                return missing + " missing" + where + ", found at " + base + "/" + u + "/" + missing
-                        + ": extra nesting by the producer?";
             }
         }
         return null;

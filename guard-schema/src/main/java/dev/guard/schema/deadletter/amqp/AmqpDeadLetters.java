@@ -69,7 +69,7 @@ public final class AmqpDeadLetters implements DeadLetterSink, AutoCloseable {
     private static AmqpDeadLetters open(Connection connection, String exchange, String routingKey, String queue,
                                         String target) {
         Objects.requireNonNull(connection, "connection");
-        String where = target + " on " + Redaction.maskText(String.valueOf(connection.getAddress())) + ":" + connection.getPort();
+        String where = target + " on " + (connection.getAddress() == null ? "?" : connection.getAddress().getHostAddress()) + ":" + connection.getPort();
         Channel ch = null;
         try {
             ch = connection.createChannel();

@@ -1,0 +1,89 @@
+package dev.guard.init.diagnose;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What any application log says besides connection errors: the per-job lines (matched whole,
+ * like the runbook's {@code grep -cxE '.*job [^ ]+ received'}), the URL it resolved at boot,
+ * permission errors, Spring Boot's "APPLICATION FAILED TO START" banner, and other errors.
+ */
+final class ApplicationLineParser implements LineParser {
+    private static final Pattern JOB_RECEIVED = Pattern.compile(".*job [^ ]+ received");
+    private static final Pattern JOB_PROCESSED = Pattern.compile(".*job [^ ]+ processed");
+    private static final Pattern URL = Pattern.compile(
+            "\\b(redis|rediss|amqp|amqps|nats|tls|kafka)://(?:[^@\\s/]*@)?(\\[[0-9a-fA-F:]+\\]|[A-Za-z0-9_.\\-]+)(?::(\\d{1,5}))?");
+    private static final Pattern BOOTSTRAP_SERVERS = Pattern.compile(
+            "bootstrap[._]servers\\s*[=:]\\s*\\[?'?([A-Za-z0-9_.\\-]+):(\\d{1,5})");
+    /** spring-rabbit's CachingConnectionFactory: Attempting to connect to: [localhost:5672]. */
+    private static final Pattern SPRING_RABBIT_CONNECTING = Pattern.compile(
+            "Attempting to connect to: \\[([A-Za-z0-9_.\\-]+):(\\d{1,5})");
+    private static final Pattern PIKA_CONNECTING = Pattern.compile("connecting to \\('([^']+)', (\\d{1,5})\\)");
+    private static final Pattern PERMISSION = Pattern.compile(
+            "Permission denied|EACCES|Read-only file system|PermissionError|AccessDeniedException");
+    private static final Pattern PATH = Pattern.compile("'(/[^']+)'|: (/[^\\s:]+)|(/[\\w./\\-]+)");
+    private static final Pattern ENQUEUED = Pattern.compile("(?i)\\b(enqueued|published|queued)\\b");
+    private static final Pattern OTHER_ERROR = Pattern.compile(
+            "Traceback \\(most recent call last\\)|\\bERROR\\b|\\blevel=error\\b|\"level\":\\s*\"error\"|^[\\w.$]+(Error|Exception): ");
+
+    @Override
+    public List<Signal> parse(LogLine line) {
+        String t = line.text();
+        List<Signal> out = new ArrayList<>(1);
+        if (JOB_RECEIVED.matcher(t).matches()) {
+            out.add(Signal.of(Signal.Type.JOB_RECEIVED, line, "app"));
+            return out;
+        }
+        if (JOB_PROCESSED.matcher(t).matches()) {
+            out.add(Signal.of(Signal.Type.JOB_PROCESSED, line, "app"));
+            return out;
+        }
+        if (t.contains("APPLICATION FAILED TO START")) {
+            out.add(Signal.of(Signal.Type.APP_FAILED_TO_START, line, "spring-boot"));
+            return out;
+        }
+        if (PERMISSION.matcher(t).find()) {
+            Matcher p = PATH.matcher(t);
+            String path = null;
+            if (p.find()) {
+                path = p.group(1) != null ? p.group(1) : p.group(2) != null ? p.group(2) : p.group(3);
+            }
+            out.add(Signal.of(Signal.Type.PERMISSION, line, "app").withDetail(path));
+            return out;
+        }
+        Matcher m = URL.matcher(t);
+        if (m.find()) {
+            int port = m.group(3) == null ? 0 : Integer.parseInt(m.group(3));
+            out.add(Signal.at(Signal.Type.BOOT_TARGET, line, m.group(2), port, "app").withDetail(m.group(1)));
+            return out;
+        }
+        m = BOOTSTRAP_SERVERS.matcher(t);
+        if (m.find()) {
+            out.add(Signal.at(Signal.Type.BOOT_TARGET, line, m.group(1), Integer.parseInt(m.group(2)), "kafka")
+                    .withDetail("kafka"));
+            return out;
+        }
+        m = SPRING_RABBIT_CONNECTING.matcher(t);
+        if (m.find()) {
+            out.add(Signal.at(Signal.Type.BOOT_TARGET, line, m.group(1), Integer.parseInt(m.group(2)), "spring-rabbit")
+                    .withDetail("amqp"));
+            return out;
+        }
+        m = PIKA_CONNECTING.matcher(t);
+        if (m.find()) {
+            out.add(Signal.at(Signal.Type.BOOT_TARGET, line, m.group(1), Integer.parseInt(m.group(2)), "pika")
+                    .withDetail("amqp"));
+            return out;
+        }
+        if (ENQUEUED.matcher(t).find() && !t.contains("Error") && !t.contains("rror ")) {
+            out.add(Signal.of(Signal.Type.ENQUEUED, line, "app"));
+            return out;
+        }
+        if (OTHER_ERROR.matcher(t).find() && !t.startsWith("Caused by") && !t.startsWith("\tat ")) {
+            out.add(Signal.of(Signal.Type.OTHER_ERROR, line, "app"));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,88 @@
+package dev.guard.init.diagnose;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * RabbitMQ, NATS and Kafka clients' connection errors, and the errors every JVM or Python client
+ * shares: amqp-client ({@code java.net.ConnectException: Connection refused}, which names no
+ * host, {@code ACCESS_REFUSED}), pika ({@code AMQPConnectionError}, "TCP Connection attempt
+ * failed ... dest=(..., ('host', port))"), jnats ("Unable to connect to NATS servers: [url]"),
+ * nats.py / nats.go ("nats: no servers available for connection"), kafka-clients ("Connection to
+ * node -1 (host/ip:port) could not be established. Node may not be available.", "Broker may not
+ * be available"), kafka-python ({@code NoBrokersAvailable}, "KafkaTimeoutError: Unable to
+ * bootstrap from [('host', port, ...)]").
+ */
+final class BrokerClientParser implements LineParser {
+    private static final Pattern KAFKA_NODE = Pattern.compile(
+            "Connection to node (-?\\d+) \\(([A-Za-z0-9_.\\-]*)/([0-9a-fA-F:.]+|<unresolved>):(\\d{1,5})\\) could not be established");
+    private static final Pattern KAFKA_PY_BOOTSTRAP = Pattern.compile(
+            "Unable to bootstrap from \\[?\\(?'?([A-Za-z0-9_.\\-]+|\\[[0-9a-fA-F:]+\\])'?(?:, |:)(\\d{1,5})");
+    private static final Pattern JNATS = Pattern.compile(
+            "Unable to connect to NATS servers?: \\[?(?:nats|tls|ws|wss)://(?:[^@\\s/\\]]*@)?([A-Za-z0-9_.\\-]+|\\[[0-9a-fA-F:]+\\]):(\\d{1,5})");
+    private static final Pattern PIKA_DEST = Pattern.compile(
+            "(?:TCP Connection attempt failed|Socket failed to connect|Connection workflow failed).*?\\('([^']+)', (\\d{1,5})\\)");
+    private static final Pattern UNKNOWN_HOST = Pattern.compile(
+            "UnknownHostException: (?:Failed to resolve '([^']+)'|([A-Za-z0-9_.\\-]+))");
+
+    @Override
+    public List<Signal> parse(LogLine line) {
+        String t = line.text();
+        List<Signal> out = new ArrayList<>(1);
+        Matcher m = KAFKA_NODE.matcher(t);
+        if (m.find()) {
+            String host = m.group(2).isEmpty() ? m.group(3) : m.group(2);
+            out.add(Signal.at(Signal.Type.REFUSED, line, host, Integer.parseInt(m.group(4)), "kafka-clients")
+                    .withDetail("node " + m.group(1)));
+            return out;
+        }
+        m = KAFKA_PY_BOOTSTRAP.matcher(t);
+        if (m.find()) {
+            out.add(Signal.at(Signal.Type.UNAVAILABLE, line, m.group(1), Integer.parseInt(m.group(2)), "kafka-python"));
+            return out;
+        }
+        m = JNATS.matcher(t);
+        if (m.find()) {
+            out.add(Signal.at(Signal.Type.UNAVAILABLE, line, m.group(1), Integer.parseInt(m.group(2)), "jnats"));
+            return out;
+        }
+        m = PIKA_DEST.matcher(t);
+        if (m.find()) {
+            out.add(Signal.at(Signal.Type.REFUSED, line, m.group(1), Integer.parseInt(m.group(2)), "pika"));
+            return out;
+        }
+        m = UNKNOWN_HOST.matcher(t);
+        if (m.find()) {
+            out.add(Signal.at(Signal.Type.DNS, line, m.group(1) != null ? m.group(1) : m.group(2), 0, "java"));
+            return out;
+        }
+        if (t.contains("ACCESS_REFUSED") || t.contains("ProbableAuthenticationException")
+                || t.contains("Authorization Violation") || t.contains("SaslAuthenticationException")) {
+            out.add(Signal.of(Signal.Type.AUTH, line, t.contains("NATS") || t.contains("Authorization Violation")
+                    ? "nats" : t.contains("Sasl") ? "kafka-clients" : "amqp"));
+        } else if (t.contains("no servers available for connection") || t.contains("NoServersError")) {
+            out.add(Signal.of(Signal.Type.NO_SERVERS, line, "nats"));
+        } else if (t.contains("NoBrokersAvailable")) {
+            out.add(Signal.of(Signal.Type.NO_SERVERS, line, "kafka-python"));
+        } else if (t.contains("Broker may not be available")) {
+            out.add(Signal.of(Signal.Type.NO_SERVERS, line, "kafka-clients"));
+        } else if (t.contains("Timed out waiting for a node assignment")) {
+            out.add(Signal.of(Signal.Type.NO_SERVERS, line, "kafka-clients"));
+        } else if (t.contains("No resolvable bootstrap urls")) {
+            out.add(Signal.of(Signal.Type.DNS, line, "kafka-clients"));
+        } else if (t.contains("AMQPConnectionError") || t.contains("IncompatibleProtocolError")) {
+            out.add(Signal.of(Signal.Type.UNAVAILABLE, line, "pika"));
+        } else if (t.contains("Connection refused") || t.contains("ConnectionRefusedError")) {
+            out.add(Signal.of(Signal.Type.REFUSED, line, "socket"));
+        } else if (t.contains("Temporary failure in name resolution") || t.contains("Name or service not known")
+                || t.contains("nodename nor servname")) {
+            out.add(Signal.of(Signal.Type.DNS, line, "socket"));
+        } else if (t.contains("No route to host") || t.contains("Network is unreachable")
+                || t.contains("Cannot assign requested address")) {
+            out.add(Signal.of(Signal.Type.UNAVAILABLE, line, "socket"));
+        }
+        return out;
+    }
+}

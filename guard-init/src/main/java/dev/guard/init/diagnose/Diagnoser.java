@@ -1,0 +1,75 @@
+package dev.guard.init.diagnose;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Names why a worker drops jobs, from the files captured before anyone restarted anything.
+ *
+ * <pre>{@code
+ * Diagnosis d = Diagnoser.builder().endpoint("redis:6379").build()
+ *         .diagnose(List.of(Path.of("worker.log"), Path.of("redis.log")));
+ * d.causeLine();   // "cause: startup-race"
+ * }</pre>
+ */
+public final class Diagnoser {
+    private final List<String> endpoints;
+
+    Diagnoser(Builder b) {
+        this.endpoints = List.copyOf(b.endpoints);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Reads the files (their kind is told from their content) and decides. */
+    public Diagnosis diagnose(List<Path> files) throws DiagnoseInputException {
+        List<Source> sources = new ArrayList<>();
+        for (Path f : files) {
+            sources.addAll(LogReader.read(f, f.toString()));
+        }
+        return decide(sources);
+    }
+
+    /** Decides from texts already in memory: name to content, in order. */
+    public Diagnosis diagnoseTexts(java.util.Map<String, String> texts) {
+        List<Source> sources = new ArrayList<>();
+        texts.forEach((name, text) -> sources.addAll(LogReader.parse(text, name)));
+        return decide(sources);
+    }
+
+    private Diagnosis decide(List<Source> sources) {
+        Endpoints known = new Endpoints();
+        for (String e : endpoints) {
+            known.add(e, "--endpoint");
+        }
+        return Rules.decide(sources, known);
+    }
+
+    /** Builds a {@link Diagnoser}. */
+    public static final class Builder {
+        private final List<String> endpoints = new ArrayList<>();
+
+        Builder() {}
+
+        /** A host the workers should reach, {@code HOST} or {@code HOST:PORT} (e.g. {@code redis:6379}). */
+        public Builder endpoint(String hostPort) {
+            if (hostPort == null || hostPort.isBlank()) {
+                throw new IllegalArgumentException("endpoint must be HOST or HOST:PORT, got '" + hostPort + "'");
+            }
+            endpoints.add(hostPort.trim());
+            return this;
+        }
+
+        public Builder endpoints(List<String> hostPorts) {
+            hostPorts.forEach(this::endpoint);
+            return this;
+        }
+
+        public Diagnoser build() {
+            return new Diagnoser(this);
+        }
+    }
+}

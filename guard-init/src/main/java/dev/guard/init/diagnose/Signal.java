@@ -1,0 +1,71 @@
+package dev.guard.init.diagnose;
+
+/**
+ * What one log line says, for the rules: a connection error naming a host, a LOADING reply, a
+ * per-job line, a Redis start, a pod killed, and so on.
+ *
+ * @param type what the line says
+ * @param line the line
+ * @param host the host it names (null when it names none)
+ * @param port the port it names (0 when none)
+ * @param client which client or component wrote it (redis-py, lettuce, kubernetes, guard, ...)
+ * @param detail anything else worth keeping (a count, a path, a setting name)
+ */
+public record Signal(Type type, LogLine line, String host, int port, String client, String detail) {
+
+    /** What a line says. */
+    public enum Type {
+        // connection errors of a client
+        REFUSED(true), DNS(true), UNAVAILABLE(true), TIMEOUT(true), NO_SERVERS(true), LOADING(true), AUTH(true),
+        // a client that got through
+        READY(false),
+        /** The URL or host:port the application resolved at boot. */
+        BOOT_TARGET(false),
+        CONFIG_VIOLATION(false),
+        PERMISSION(false),
+        JOB_RECEIVED(false), JOB_PROCESSED(false), LEDGER(false), ENQUEUED(false),
+        /** An error line that is none of the above (Traceback, ERROR, Exception). */
+        OTHER_ERROR(false),
+        APP_FAILED_TO_START(false),
+        // a dependency's own log
+        SERVER_STARTING(false), SERVER_LOADING(false), SERVER_LOADED(false), SERVER_READY(false),
+        SERVER_SIGTERM(false), SERVER_SHUTDOWN_DURING_LOADING(false),
+        // the platform
+        OOM_KILLED(false), EXIT_137(false), PROBE_KILL(false), CRASH_LOOP(false), RESTARTS(false), POD_RUNNING(false);
+
+        private final boolean connectionError;
+
+        Type(boolean connectionError) {
+            this.connectionError = connectionError;
+        }
+
+        /** True for the errors the runbook's first question asks about. */
+        public boolean connectionError() {
+            return connectionError;
+        }
+    }
+
+    static Signal of(Type type, LogLine line, String client) {
+        return new Signal(type, line, null, 0, client, null);
+    }
+
+    static Signal at(Type type, LogLine line, String host, int port, String client) {
+        return new Signal(type, line, Hosts.clean(host), port, client, null);
+    }
+
+    Signal withDetail(String d) {
+        return new Signal(type, line, host, port, client, d);
+    }
+
+    Signal withTarget(String h, int p) {
+        return new Signal(type, line, Hosts.clean(h), p, client, detail);
+    }
+
+    /** {@code host:port}, {@code host}, or null. */
+    public String target() {
+        if (host == null) {
+            return null;
+        }
+        return port > 0 ? Hosts.withPort(host, port) : host;
+    }
+}

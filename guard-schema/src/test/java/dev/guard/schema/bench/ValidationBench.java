@@ -1,0 +1,193 @@
+package dev.guard.schema.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.guard.schema.Accepted;
+import dev.guard.schema.Jobs;
+import dev.guard.schema.Schemas;
+import dev.guard.schema.Verdict;
+import dev.guard.schema.boundary.JobBoundary;
+import dev.guard.schema.boundary.Outcome;
+import dev.guard.schema.boundary.SourceInfo;
+import dev.guard.schema.deadletter.InMemoryDeadLetters;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.json.JSONObject;
+
+/**
+ * Validations per second, one thread, for a realistic ~1 KB send-email job (src/test/resources/schemas),
+ * valid and invalid, beside the cost of only parsing the same bytes. Run:
+ * {@code ./mvnw -B -pl guard-schema -am test -DskipTests -Pbench} (short settings: 2 warmup x 1 s,
+ * 3 x 2 s, 1 fork, 1 thread), or with {@code -Dbench.args="<JMH options>"}.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class ValidationBench {
+
+    Schemas schemas;
+    byte[] valid;
+    byte[] renamed;
+    byte[] typeChanged;
+    String validText;
+    ObjectMapper mapper;
+    JobBoundary<Accepted> boundary;
+    SourceInfo source;
+
+    @Setup
+    public void setUp() {
+        schemas = Jobs.schemas();
+        valid = Jobs.validBytes("j-bench-000001");
+        renamed = Jobs.renamed("j-bench-000001").getBytes(StandardCharsets.UTF_8);
+        typeChanged = Jobs.typeChanged(4242).getBytes(StandardCharsets.UTF_8);
+        validText = Jobs.valid("j-bench-000001");
+        mapper = new ObjectMapper();
+        boundary = JobBoundary.builder().schemas(schemas).jobType("send-email").deadLetters(new InMemoryDeadLetters())
+                .consumer("bench").build();
+        source = SourceInfo.kafka("jobs", 0, 1L);
+        if (!(schemas.validate("send-email", valid) instanceof Accepted)) {
+            throw new IllegalStateException("benchmark payload must be valid");
+        }
+    }
+
+    /** Parse only: the strict reader validate() uses (Jackson streaming into org.json objects). */
+    @Benchmark
+    public Object parseOnly() {
+        return schemas.parse(valid);
+    }
+
+    /** Parse only, for reference: Jackson's own tree. */
+    @Benchmark
+    public JsonNode parseOnlyJacksonTree() throws IOException {
+        return mapper.readTree(valid);
+    }
+
+    /** Parse only, for reference: org.json's own parser (lenient; not used by guard). */
+    @Benchmark
+    public JSONObject parseOnlyOrgJson() {
+        return new JSONObject(validText);
+    }
+
+    /** Parse + validate a valid payload: Accepted. */
+    @Benchmark
+    public Verdict validateValid() {
+        return schemas.validate("send-email", valid);
+    }
+
+    /** Parse + validate a payload whose job_id was renamed to id: Invalid with a rename hint. */
+    @Benchmark
+    public Verdict validateInvalidRenamed() {
+        return schemas.validate("send-email", renamed);
+    }
+
+    /** Parse + validate a payload with two type changes: Invalid with two type hints. */
+    @Benchmark
+    public Verdict validateInvalidTypeChanged() {
+        return schemas.validate("send-email", typeChanged);
+    }
+
+    /** The whole boundary for a valid payload: parse, validate, id, ledger, no-op handler. */
+    @Benchmark
+    public Outcome boundaryValid() {
+        return boundary.handle(valid, source, job -> { });
+    }
+
+    /**
+     * {@code short} (default): JMH with the short settings, then the CPU-time figures; {@code cpu}: only
+     * the CPU-time figures; anything else: JMH command-line options.
+     */
+    public static void main(String[] args) throws Exception {
+        if (args.length == 1 && args[0].trim().contains(" ")) {
+            args = args[0].trim().split("\\s+"); // -Dbench.args="-wi 5 -i 5" arrives as one argument
+        }
+        boolean cpuOnly = args.length == 1 && "cpu".equals(args[0]);
+        if (!cpuOnly) {
+            runJmh(args);
+        }
+        cpuTime();
+    }
+
+    /**
+     * Ops per CPU-second of the measuring thread (ThreadMXBean), so the figure is per core even when the
+     * machine is shared and wall-clock throughput is diluted by other processes. 3 warm-up passes over all
+     * operations (20,000 ops each), then 5 rounds of 20,000 ops per operation; prints the best and the median.
+     */
+    static void cpuTime() {
+        ValidationBench b = new ValidationBench();
+        b.setUp();
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        java.util.Map<String, java.util.function.Supplier<Object>> ops = new java.util.LinkedHashMap<>();
+        ops.put("parseOnly", b::parseOnly);
+        ops.put("parseOnlyJacksonTree", () -> {
+            try {
+                return b.parseOnlyJacksonTree();
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        ops.put("parseOnlyOrgJson", b::parseOnlyOrgJson);
+        ops.put("validateValid", b::validateValid);
+        ops.put("validateInvalidRenamed", b::validateInvalidRenamed);
+        ops.put("validateInvalidTypeChanged", b::validateInvalidTypeChanged);
+        ops.put("boundaryValid", b::boundaryValid);
+        System.out.println();
+        System.out.println("CPU-time figures (ops per CPU-second of one thread = ops/s/core), payload " + b.valid.length + " bytes:");
+        System.out.printf("%-28s %14s %14s %12s%n", "benchmark", "best ops/s", "median ops/s", "ns/op");
+        Object sink = null;
+        for (int warm = 0; warm < 3; warm++) {
+            for (java.util.function.Supplier<Object> op : ops.values()) {
+                for (int i = 0; i < 20_000; i++) {
+                    sink = op.get();
+                }
+            }
+        }
+        for (java.util.Map.Entry<String, java.util.function.Supplier<Object>> op : ops.entrySet()) {
+            double[] rates = new double[5];
+            for (int round = 0; round < 5; round++) {
+                int n = 20_000;
+                long c0 = mx.getCurrentThreadCpuTime();
+                for (int i = 0; i < n; i++) {
+                    sink = op.getValue().get();
+                }
+                long cpu = mx.getCurrentThreadCpuTime() - c0;
+                rates[round] = n * 1e9 / cpu;
+            }
+            java.util.Arrays.sort(rates);
+            System.out.printf("%-28s %14.0f %14.0f %12.0f%n", op.getKey(), rates[4], rates[2], 1e9 / rates[2]);
+        }
+        if (sink == null) {
+            System.out.println("(no result)");
+        }
+    }
+
+    static void runJmh(String[] args) throws RunnerException, org.openjdk.jmh.runner.options.CommandLineOptionException {
+        boolean shortRun = args.length == 0 || (args.length == 1 && (args[0].isBlank() || "short".equals(args[0])));
+        Options options;
+        if (shortRun) {
+            options = new OptionsBuilder()
+                    .include(ValidationBench.class.getName())
+                    .warmupIterations(2).warmupTime(TimeValue.seconds(1))
+                    .measurementIterations(3).measurementTime(TimeValue.seconds(2))
+                    .forks(1).threads(1)
+                    .jvmArgsAppend("-Dlog4j2.level=ERROR")
+                    .build();
+        } else {
+            options = new OptionsBuilder().parent(new CommandLineOptions(args)).include(ValidationBench.class.getName()).build();
+        }
+        new Runner(options).run();
+    }
+}
