@@ -105,10 +105,13 @@ public final class GuardInit implements Runnable {
     }
 
     public static void main(String[] args) {
+        // the CLI prints its own report: the libraries' logs (guard's gate, the broker clients) stay
+        // off unless GUARD_LOG_LEVEL=info|debug|warn asks for them. Set here, before any logger
+        // exists, and only for the real process (tests that embed guard-init keep their logging).
         String logLevel = System.getenv("GUARD_LOG_LEVEL");
-        if (logLevel != null && !logLevel.isBlank()) {
-            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", logLevel.trim());
-        }
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
+                logLevel == null || logLevel.isBlank() ? "off" : logLevel.trim());
+        System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
         Thread main = Thread.currentThread();
         Signals.install(main, STOPPED_BY);
         int code = run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
