@@ -1,13 +1,111 @@
 package dev.guard.init;
 
+import dev.guard.config.ConfigGuard;
+import dev.guard.config.ConfigReport;
+import dev.guard.config.SettingType;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 
-/** Placeholder until its issue lands: fails loudly instead of pretending. */
-@Command(name = "check-env", description = "not built yet", mixinStandardHelpOptions = true)
+/** {@code guard-init check-env --require NAME...}: the config guard over the environment. */
+@Command(name = "check-env", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+            "Checks that each required environment variable is set, not blank, not a placeholder (changeme, None, ${X}), "
+                    + "parses as its type, and does not point at this container itself (localhost), and reports drifted "
+                    + "names (the worker reads CACHE_URL, the backend sets REDIS_URL). Every violation is listed, with "
+                    + "where the value came from and what to do. Values are printed masked.",
+            "NAME may carry a type: REDIS_URL:url, KAFKA_BOOTSTRAP:host_list, WORKERS:int, JOB_TIMEOUT:duration, "
+                    + "PORT:port (default: string; a string that looks like a URL is still checked for loopback).",
+            "Names also come from $GUARD_REQUIRE (comma/space separated) or guard.require in the --config file; "
+                    + "--allow-loopback from $GUARD_ALLOW_LOOPBACK / guard.allow-loopback."
+        },
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:every required variable is usable (warnings may be printed)",
+            "64:usage error (no name given, unknown type)",
+            "78:at least one violation (all are listed on stderr)"
+        })
 final class CheckEnvCommand implements Callable<Integer> {
+
+    @ParentCommand
+    GuardInit root;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--require", paramLabel = "NAME[:TYPE]", split = ",",
+            description = "a variable that must be set (repeatable; default: $GUARD_REQUIRE, guard.require)")
+    List<String> require = new ArrayList<>();
+
+    @Option(names = "--allow-loopback", description = "accept localhost/127.0.0.1 (local development only)")
+    boolean allowLoopback;
+
+    @Option(names = "--json", description = "print the JSON report on stdout")
+    boolean json;
+
+    @Mixin
+    ConfigFileOption config;
+
     @Override
     public Integer call() {
-        throw new UnsupportedOperationException("guard-init check-env is not built yet");
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<Settings.Sourced<String>> names;
+        Settings.Sourced<Boolean> loopback;
+        try {
+            Settings settings = Settings.load(root.env, config.file);
+            names = settings.list(require, "--require", Settings.ENV_REQUIRE, "require", Settings::splitNames);
+            loopback = settings.flag(allowLoopback, "--allow-loopback", Settings.ENV_ALLOW_LOOPBACK, "allow-loopback");
+        } catch (Settings.BadSetting e) {
+            err.println("guard-init check-env: " + e.getMessage());
+            return e.exitCode;
+        }
+        if (names.isEmpty()) {
+            err.println("guard-init check-env: no variable to check. Action: give --require NAME (e.g. --require REDIS_URL:url), "
+                    + "or set " + Settings.ENV_REQUIRE + ", or guard.require in the --config file");
+            return ExitCodes.USAGE;
+        }
+        ConfigGuard.Builder b = ConfigGuard.builder().environment(root.env).allowLoopback(loopback.value());
+        for (Settings.Sourced<String> n : names) {
+            String spec = n.value().trim();
+            int colon = spec.indexOf(':');
+            if (colon < 0) {
+                b.requireEnv(spec);
+                continue;
+            }
+            String name = spec.substring(0, colon);
+            String typeName = spec.substring(colon + 1).trim().toUpperCase(Locale.ROOT).replace('-', '_');
+            SettingType type;
+            try {
+                type = SettingType.valueOf(typeName);
+            } catch (IllegalArgumentException e) {
+                err.println("guard-init check-env: '" + spec + "' (from " + n.origin() + ") has an unknown type '"
+                        + spec.substring(colon + 1) + "'. Action: use one of "
+                        + Arrays.stream(SettingType.values()).map(t -> t.name().toLowerCase(Locale.ROOT))
+                                .collect(Collectors.joining(", ")));
+                return n.origin().startsWith("--") ? ExitCodes.USAGE : ExitCodes.CONFIG;
+            }
+            b.requireEnv(name, type);
+        }
+        ConfigReport report = b.build().check();
+        if (json) {
+            out.println(report.toJson());
+        } else if (report.ok()) {
+            out.print(report.render());
+        } else {
+            err.print(report.render());
+            err.println("guard-init check-env: " + report.errors().size()
+                    + (report.errors().size() == 1 ? " violation" : " violations") + "; the worker must not start like this");
+        }
+        return report.ok() ? ExitCodes.OK : ExitCodes.CONFIG;
     }
 }

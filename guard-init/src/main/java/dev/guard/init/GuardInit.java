@@ -1,12 +1,20 @@
 package dev.guard.init;
 
+import java.io.InputStream;
 import java.io.PrintWriter;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
  * guard-init: the standalone CLI. {@link #run(PrintWriter, PrintWriter, String...)} returns the exit
  * code; only {@link #main(String[])} calls {@code System.exit}.
+ *
+ * <p>Signals: {@code main} handles SIGTERM and SIGINT itself (instead of the JVM's shutdown): the
+ * handler interrupts the running command, which stops at once, prints what it knew and returns;
+ * the process then exits {@code 128 + signal} (143 for SIGTERM, 130 for SIGINT). If the command
+ * has not returned 500 ms after the signal, the handler halts the JVM with that code.
  */
 @Command(
         name = "guard-init",
@@ -26,29 +34,49 @@ import picocli.CommandLine.Command;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:ok",
+            "1:not healthy (healthcheck)",
             "64:usage error",
             "65:invalid payload (validate)",
+            "66:payload file not found (validate)",
             "69:not ready by the deadline (wait)",
             "70:internal error",
-            "77:authentication refused",
-            "78:bad configuration or target"
+            "77:authentication refused (wait)",
+            "78:bad configuration or target",
+            "130/143:stopped by SIGINT/SIGTERM"
         })
 public final class GuardInit implements Runnable {
 
+    /** The signal that stopped the process, if one did (set by the handler {@link #main} installs). */
+    static final AtomicReference<String> STOPPED_BY = new AtomicReference<>();
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    final Map<String, String> env;
+    final InputStream stdin;
+
+    GuardInit(Map<String, String> env, InputStream stdin) {
+        this.env = Map.copyOf(env);
+        this.stdin = stdin;
+    }
 
     @Override
     public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(), "a command is required");
     }
 
-    /** Builds the command line with guard's exit-code mapping and the given writers. */
+    /** Builds the command line with guard's exit-code mapping, the given writers, the real environment and stdin. */
     public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
-        CommandLine cl = new CommandLine(new GuardInit());
+        return commandLine(System.getenv(), System.in, out, err);
+    }
+
+    /** Builds the command line reading settings from {@code env} and JSON Lines from {@code stdin}. */
+    public static CommandLine commandLine(Map<String, String> env, InputStream stdin, PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new GuardInit(env, stdin));
         cl.setOut(out);
         cl.setErr(err);
-        cl.setExitCodeExceptionMapper(t -> ExitCodes.SOFTWARE);
+        // picocli asks this mapper for usage errors too: they are 64, everything else a bug (70)
+        cl.setExitCodeExceptionMapper(t -> t instanceof CommandLine.ParameterException ? ExitCodes.USAGE : ExitCodes.SOFTWARE);
         cl.getCommandSpec().exitCodeOnInvalidInput(ExitCodes.USAGE);
         cl.getCommandSpec().exitCodeOnExecutionException(ExitCodes.SOFTWARE);
         for (CommandLine sub : cl.getSubcommands().values()) {
@@ -60,8 +88,16 @@ public final class GuardInit implements Runnable {
 
     /** Runs guard-init with the given writers and returns the exit code; never throws, never exits. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
+        return run(System.getenv(), System.in, out, err, args);
+    }
+
+    /**
+     * Runs guard-init with an explicit environment (where {@code GUARD_*} settings and
+     * {@code check-env}'s variables are read) and stdin (for {@code validate -}); returns the exit code.
+     */
+    public static int run(Map<String, String> env, InputStream stdin, PrintWriter out, PrintWriter err, String... args) {
         try {
-            return commandLine(out, err).execute(args);
+            return commandLine(env, stdin, out, err).execute(args);
         } finally {
             out.flush();
             err.flush();
@@ -69,7 +105,20 @@ public final class GuardInit implements Runnable {
     }
 
     public static void main(String[] args) {
+        // the CLI prints its own report: the libraries' logs (guard's gate, the broker clients) stay
+        // off unless GUARD_LOG_LEVEL=info|debug|warn asks for them. Set here, before any logger
+        // exists, and only for the real process (tests that embed guard-init keep their logging).
+        String logLevel = System.getenv("GUARD_LOG_LEVEL");
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
+                logLevel == null || logLevel.isBlank() ? "off" : logLevel.trim());
+        System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
+        Thread main = Thread.currentThread();
+        Signals.install(main, STOPPED_BY);
         int code = run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
+        String signal = STOPPED_BY.get();
+        if (signal != null) {
+            code = Signals.exitCode(signal);
+        }
         System.exit(code);
     }
 }

@@ -1,13 +1,185 @@
 package dev.guard.init;
 
+import dev.guard.config.Redaction;
+import dev.guard.ready.ProbeResult;
+import dev.guard.ready.ProbeState;
+import dev.guard.ready.Probes;
+import dev.guard.ready.ReadinessGate;
+import dev.guard.ready.ReadinessReport;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
 
-/** Placeholder until its issue lands: fails loudly instead of pretending. */
-@Command(name = "wait", description = "not built yet", mixinStandardHelpOptions = true)
+/** {@code guard-init wait TARGET...}: waits, in parallel and under one deadline, until every target serves. */
+@Command(name = "wait", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+            "Waits until every TARGET serves (its own protocol's health exchange, not just an open port), in parallel, "
+                    + "under one deadline. Stops at once on what waiting cannot fix (wrong password, TLS, bad URL).",
+            "TARGET: redis://[user:pass@]host[:port][/db][?key=K], rediss://..., amqp(s)://[user:pass@]host[:port][/vhost]"
+                    + "[?queues=a,b&exchanges=x], nats://[user:pass@|token@]host[:port][?stream=S], tls://..., "
+                    + "kafka://host:port[,host:port][?topics=a,b&brokers=N], tcp://host:port, http(s)://...",
+            "Targets also come from $GUARD_WAIT (separated by spaces, or commas before a scheme://) or guard.wait in "
+                    + "the --config file; the timeout from $GUARD_TIMEOUT / guard.timeout.",
+            "Output: one line per state change of a target, then a summary that says for each failure what was found "
+                    + "and what to do (stderr when not ready). --json prints one JSON report instead. Passwords are masked."
+        },
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:every target ready",
+            "64:usage error (no target, bad flag)",
+            "69:not ready by the deadline",
+            "77:authentication refused (waiting cannot fix it)",
+            "78:bad target URL, TLS failure, or bad GUARD_*/config setting",
+            "143:stopped by SIGTERM while waiting (130: SIGINT)"
+        })
 final class WaitCommand implements Callable<Integer> {
+
+    static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+    static final Duration DEFAULT_ATTEMPT_TIMEOUT = Duration.ofSeconds(2);
+
+    @ParentCommand
+    GuardInit root;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Parameters(paramLabel = "TARGET", arity = "0..*", description = "URLs to wait for (default: $GUARD_WAIT, guard.wait)")
+    List<String> targets = new ArrayList<>();
+
+    @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "overall deadline, e.g. 60s, 2m (default: $GUARD_TIMEOUT, guard.timeout, 60s)")
+    Duration timeout;
+
+    @Option(names = "--attempt-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "bound of one attempt (default: $GUARD_ATTEMPT_TIMEOUT, guard.attempt-timeout, 2s)")
+    Duration attemptTimeout;
+
+    @Option(names = "--json", description = "print one machine-readable JSON report on stdout instead of lines")
+    boolean json;
+
+    @Mixin
+    ProbeExtras extras;
+
+    @Mixin
+    ConfigFileOption config;
+
     @Override
     public Integer call() {
-        throw new UnsupportedOperationException("guard-init wait is not built yet");
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<Settings.Sourced<String>> resolved;
+        Settings.Sourced<Duration> deadline;
+        Settings.Sourced<Duration> attempt;
+        try {
+            Settings settings = Settings.load(root.env, config.file);
+            resolved = targets(settings, targets, extras);
+            deadline = settings.duration(timeout, "--timeout", Settings.ENV_TIMEOUT, "timeout", DEFAULT_TIMEOUT);
+            attempt = settings.duration(attemptTimeout, "--attempt-timeout", Settings.ENV_ATTEMPT_TIMEOUT,
+                    "attempt-timeout", DEFAULT_ATTEMPT_TIMEOUT);
+            if (deadline.value().isZero() || attempt.value().isZero()) {
+                throw new Settings.BadSetting(ExitCodes.CONFIG, "the timeout (from " + deadline.origin()
+                        + ") and attempt timeout (from " + attempt.origin() + ") must be more than zero");
+            }
+        } catch (Settings.BadSetting e) {
+            err.println("guard-init wait: " + e.getMessage());
+            return e.exitCode;
+        }
+        if (resolved.isEmpty()) {
+            err.println("guard-init wait: no target to wait for. Action: give TARGET arguments (e.g. redis://redis:6379), "
+                    + "or set " + Settings.ENV_WAIT + ", or guard.wait in the --config file");
+            err.println(spec.commandLine().getUsageMessage());
+            return ExitCodes.USAGE;
+        }
+        if (!json) {
+            out.println("guard-init wait: " + resolved.size() + (resolved.size() == 1 ? " target" : " targets")
+                    + " (from " + resolved.get(0).origin() + "), deadline " + seconds(deadline.value()) + " (from "
+                    + deadline.origin() + "), attempt timeout " + seconds(attempt.value()) + ": "
+                    + resolved.stream().map(t -> Redaction.maskText(t.value())).collect(Collectors.joining(" ")));
+            out.flush();
+        }
+        ReadinessGate.Builder b = ReadinessGate.builder()
+                .deadline(deadline.value())
+                .attemptTimeout(attempt.value());
+        resolved.forEach(t -> b.probe(Probes.forUrl(t.value())));
+        if (!json) {
+            b.listener((previous, current) -> {
+                synchronized (out) {
+                    out.println("  " + stateLine(current));
+                    out.flush();
+                }
+            });
+        }
+        ReadinessReport report;
+        try (ReadinessGate gate = b.build()) {
+            report = gate.await();
+        }
+        int code = exitCode(report);
+        if (json) {
+            out.println(report.toJson());
+        } else if (report.outcome() == ReadinessReport.Outcome.INTERRUPTED) {
+            String signal = GuardInit.STOPPED_BY.get();
+            err.println("guard-init wait: " + (signal == null ? "interrupted" : "stopped by " + signal) + " after "
+                    + seconds(report.elapsed()) + ", before every target was ready; not waiting any longer");
+            err.print(report.render());
+        } else if (report.ready()) {
+            out.print(report.render());
+        } else {
+            err.print(report.render());
+        }
+        out.flush();
+        err.flush();
+        if (report.outcome() == ReadinessReport.Outcome.INTERRUPTED) {
+            Thread.interrupted(); // handled: the exit code says it
+        }
+        return code;
+    }
+
+    /** Targets from the arguments, else GUARD_WAIT, else guard.wait; the extras flags applied to each. */
+    static List<Settings.Sourced<String>> targets(Settings settings, List<String> args, ProbeExtras extras) {
+        List<Settings.Sourced<String>> out = new ArrayList<>();
+        for (Settings.Sourced<String> t : settings.list(args, "arguments", Settings.ENV_WAIT, "wait", Settings::splitTargets)) {
+            out.add(new Settings.Sourced<>(extras.apply(t.value().trim()), t.origin()));
+        }
+        return out;
+    }
+
+    /** 0 ready, 77 auth, 78 config/TLS, 69 deadline, 143/130 interrupted. */
+    static int exitCode(ReadinessReport report) {
+        // a target in a state waiting cannot fix decides, whatever outcome the gate recorded (with a single
+        // target the gate may record DEADLINE for a CONFIG result that ended the wait at once)
+        if (report.outcome() != ReadinessReport.Outcome.INTERRUPTED && report.outcome() != ReadinessReport.Outcome.READY) {
+            java.util.Optional<ProbeState> blocker = report.blocker().map(ProbeResult::state);
+            if (blocker.isPresent()) {
+                return blocker.get() == ProbeState.AUTH ? ExitCodes.NO_PERMISSION : ExitCodes.CONFIG;
+            }
+        }
+        return switch (report.outcome()) {
+            case READY -> ExitCodes.OK;
+            case NOT_RETRYABLE -> report.blocker().map(ProbeResult::state).orElse(ProbeState.CONFIG) == ProbeState.AUTH
+                    ? ExitCodes.NO_PERMISSION : ExitCodes.CONFIG;
+            case DEADLINE, NOT_READY -> ExitCodes.UNAVAILABLE;
+            case INTERRUPTED -> Signals.exitCode(GuardInit.STOPPED_BY.get());
+        };
+    }
+
+    /** {@code [1.2s] redis 127.0.0.1:6379: loading (loading the dataset), attempt 3}. */
+    static String stateLine(ProbeResult r) {
+        return "[" + seconds(r.elapsed()) + "] " + r.kind() + " " + r.target() + ": " + r.state().label()
+                + (r.detail().isEmpty() ? "" : " (" + r.detail() + ")") + ", attempt " + r.attempt();
+    }
+
+    static String seconds(Duration d) {
+        long ms = d.toMillis();
+        return ms % 1000 == 0 ? (ms / 1000) + "s" : String.format(Locale.ROOT, "%.1fs", ms / 1000.0);
     }
 }

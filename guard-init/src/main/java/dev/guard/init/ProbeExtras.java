@@ -1,0 +1,76 @@
+package dev.guard.init;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import picocli.CommandLine.Option;
+
+/**
+ * Flags for the probes' extra checks, applied to every target of that kind as the query
+ * parameter the probe reads ({@code --kafka-topic jobs} is {@code kafka://...?topics=jobs}). A
+ * parameter already in a target's URL wins over the flag.
+ */
+final class ProbeExtras {
+    @Option(names = "--redis-key", paramLabel = "KEY", description = "redis targets: this key must exist (?key=)")
+    String redisKey;
+
+    @Option(names = "--amqp-queue", paramLabel = "QUEUE", split = ",",
+            description = "amqp targets: these queues must exist (?queues=a,b)")
+    List<String> amqpQueues = new ArrayList<>();
+
+    @Option(names = "--amqp-exchange", paramLabel = "EXCHANGE", split = ",",
+            description = "amqp targets: these exchanges must exist (?exchanges=x)")
+    List<String> amqpExchanges = new ArrayList<>();
+
+    @Option(names = "--nats-stream", paramLabel = "STREAM", description = "nats targets: this JetStream stream must exist (?stream=)")
+    String natsStream;
+
+    @Option(names = "--kafka-topic", paramLabel = "TOPIC", split = ",",
+            description = "kafka targets: these topics must exist (?topics=a,b)")
+    List<String> kafkaTopics = new ArrayList<>();
+
+    @Option(names = "--kafka-brokers", paramLabel = "N", description = "kafka targets: at least N brokers (?brokers=N)")
+    Integer kafkaBrokers;
+
+    /** The target with this object's extras added as query parameters where its URL has none of its own. */
+    String apply(String target) {
+        int sep = target.indexOf("://");
+        if (sep <= 0) {
+            return target;
+        }
+        String scheme = target.substring(0, sep).toLowerCase(Locale.ROOT);
+        String url = target;
+        switch (scheme) {
+            case "redis", "rediss" -> url = add(url, "key", redisKey);
+            case "amqp", "amqps" -> {
+                url = add(url, "queues", amqpQueues.isEmpty() ? null : String.join(",", amqpQueues));
+                url = add(url, "exchanges", amqpExchanges.isEmpty() ? null : String.join(",", amqpExchanges));
+            }
+            case "nats", "tls" -> url = add(url, "stream", natsStream);
+            case "kafka" -> {
+                url = add(url, "topics", kafkaTopics.isEmpty() ? null : String.join(",", kafkaTopics));
+                url = add(url, "brokers", kafkaBrokers == null ? null : String.valueOf(kafkaBrokers));
+            }
+            default -> { }
+        }
+        return url;
+    }
+
+    private static String add(String url, String name, String value) {
+        if (value == null) {
+            return url;
+        }
+        int q = url.indexOf('?');
+        if (q >= 0) {
+            for (String pair : url.substring(q + 1).split("&")) {
+                if (pair.equals(name) || pair.startsWith(name + "=")) {
+                    return url; // the URL's own parameter wins
+                }
+            }
+        }
+        String encoded = URLEncoder.encode(value, StandardCharsets.UTF_8).replace("%2C", ",");
+        return url + (q < 0 ? "?" : "&") + name + "=" + encoded;
+    }
+}

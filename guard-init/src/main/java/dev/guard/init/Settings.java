@@ -1,0 +1,286 @@
+package dev.guard.init;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigResolveOptions;
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
+import dev.guard.config.Redaction;
+import java.io.File;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Where guard-init's settings come from, first found wins: the command-line flag, then the
+ * environment ({@code GUARD_REQUIRE}, {@code GUARD_WAIT}, {@code GUARD_TIMEOUT},
+ * {@code GUARD_ATTEMPT_TIMEOUT}, {@code GUARD_ALLOW_LOOPBACK}, {@code GUARD_SCHEMA}), then the
+ * HOCON file ({@code --config FILE} or {@code GUARD_CONFIG}; keys under {@code guard}), then the
+ * default. Every value knows its origin, and every bad value is reported with it.
+ *
+ * <pre>
+ * guard {
+ *   require = [REDIS_URL, "KAFKA_BOOTSTRAP:host_list"]
+ *   allow-loopback = false
+ *   wait = ["redis://redis:6379", "kafka://kafka:9092?topics=jobs"]
+ *   timeout = 60s
+ *   attempt-timeout = 2s
+ *   schema = /etc/guard/job.schema.json
+ * }
+ * </pre>
+ *
+ * The file is resolved against the environment, so {@code wait = [${REDIS_URL}]} works.
+ */
+final class Settings {
+    static final String ENV_CONFIG = "GUARD_CONFIG";
+    static final String ENV_REQUIRE = "GUARD_REQUIRE";
+    static final String ENV_WAIT = "GUARD_WAIT";
+    static final String ENV_TIMEOUT = "GUARD_TIMEOUT";
+    static final String ENV_ATTEMPT_TIMEOUT = "GUARD_ATTEMPT_TIMEOUT";
+    static final String ENV_ALLOW_LOOPBACK = "GUARD_ALLOW_LOOPBACK";
+    static final String ENV_SCHEMA = "GUARD_SCHEMA";
+
+    /** A value and where it came from ({@code --timeout}, {@code env GUARD_TIMEOUT}, {@code guard.timeout in f.conf:3}). */
+    record Sourced<T>(T value, String origin) {}
+
+    /** A setting that cannot be used: the message names it, its origin, what was found and what to do. */
+    static final class BadSetting extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final int exitCode;
+
+        BadSetting(int exitCode, String message) {
+            super(message);
+            this.exitCode = exitCode;
+        }
+    }
+
+    private final Map<String, String> env;
+    private final Config file;
+    private final String fileName;
+
+    private Settings(Map<String, String> env, Config file, String fileName) {
+        this.env = env;
+        this.file = file;
+        this.fileName = fileName;
+    }
+
+    /** Loads the HOCON file named by {@code --config} (when given) or {@code GUARD_CONFIG}. */
+    static Settings load(Map<String, String> env, File configFlag) {
+        String origin;
+        File f;
+        if (configFlag != null) {
+            f = configFlag;
+            origin = "--config";
+        } else if (present(env.get(ENV_CONFIG))) {
+            f = new File(env.get(ENV_CONFIG).trim());
+            origin = "env " + ENV_CONFIG;
+        } else {
+            return new Settings(env, ConfigFactory.empty(), null);
+        }
+        if (!f.isFile()) {
+            throw new BadSetting(ExitCodes.CONFIG, "config file " + f + " (from " + origin + ") does not exist or is "
+                    + "not a file. Action: mount the file there, or fix " + origin);
+        }
+        try {
+            // unresolved substitutions fail only when that setting is read: check-env reads guard.require
+            // and reports each missing variable itself, even when guard.wait substitutes one of them
+            Config parsed = ConfigFactory.parseFile(f).resolveWith(ConfigFactory.parseMap(envForResolution(env)),
+                    ConfigResolveOptions.defaults().setAllowUnresolved(true));
+            return new Settings(env, parsed, f.getPath());
+        } catch (ConfigException e) {
+            throw new BadSetting(ExitCodes.CONFIG, "config file " + f + " (from " + origin + ") cannot be read: "
+                    + Redaction.maskText(e.getMessage()) + ". Action: fix the HOCON syntax, or set the variable it "
+                    + "substitutes");
+        }
+    }
+
+    private static Map<String, String> envForResolution(Map<String, String> env) {
+        // parseMap treats dots as path separators; environment names have none that matter here
+        Map<String, String> out = new java.util.HashMap<>();
+        env.forEach((k, v) -> {
+            if (!k.contains(".") && !k.isEmpty()) {
+                out.put(k, v);
+            }
+        });
+        return out;
+    }
+
+    /** The file's name, or null when none was given. */
+    String fileName() {
+        return fileName;
+    }
+
+    private String fileOrigin(String path) {
+        ConfigValue v;
+        try {
+            v = file.getValue(path);
+        } catch (ConfigException.NotResolved e) {
+            throw unresolved(path, e);
+        }
+        int line = v.origin().lineNumber();
+        return path + " in " + fileName + (line > 0 ? ":" + line : "");
+    }
+
+    private BadSetting unresolved(String path, ConfigException e) {
+        return new BadSetting(ExitCodes.CONFIG, path + " in " + fileName + " substitutes a variable that is not set ("
+                + Redaction.maskText(e.getMessage()) + "). Action: set that variable in this container's environment");
+    }
+
+    /** A list: flag values, else the env variable split by {@code splitter}, else the file's list. */
+    List<Sourced<String>> list(List<String> flag, String flagName, String envName, String path,
+            java.util.function.Function<String, List<String>> splitter) {
+        List<Sourced<String>> out = new ArrayList<>();
+        if (flag != null && !flag.isEmpty()) {
+            flag.forEach(v -> out.add(new Sourced<>(v, flagName)));
+            return out;
+        }
+        if (present(env.get(envName))) {
+            splitter.apply(env.get(envName)).forEach(v -> out.add(new Sourced<>(v, "env " + envName)));
+            return out;
+        }
+        String full = "guard." + path;
+        if (file.hasPath(full)) {
+            String origin = fileOrigin(full);
+            try {
+                if (file.getValue(full).valueType() == ConfigValueType.LIST) {
+                    file.getStringList(full).forEach(v -> out.add(new Sourced<>(v, origin)));
+                } else {
+                    splitter.apply(file.getString(full)).forEach(v -> out.add(new Sourced<>(v, origin)));
+                }
+            } catch (ConfigException.NotResolved e) {
+                throw unresolved(full, e);
+            } catch (ConfigException.WrongType e) {
+                throw new BadSetting(ExitCodes.CONFIG, origin + " is not a list of strings: " + e.getMessage()
+                        + ". Action: write it as " + path + " = [\"...\", \"...\"]");
+            }
+        }
+        return out;
+    }
+
+    /** A duration: the flag, else env, else the file, else {@code fallback}. */
+    Sourced<Duration> duration(Duration flag, String flagName, String envName, String path, Duration fallback) {
+        if (flag != null) {
+            return new Sourced<>(flag, flagName);
+        }
+        if (present(env.get(envName))) {
+            String raw = env.get(envName).trim();
+            try {
+                return new Sourced<>(parseDuration(raw), "env " + envName);
+            } catch (IllegalArgumentException e) {
+                throw new BadSetting(ExitCodes.CONFIG, envName + "='" + Redaction.maskValue(envName, raw)
+                        + "' (from env " + envName + ") is not a duration. Action: set it to e.g. 60s, 500ms or 2m");
+            }
+        }
+        String full = "guard." + path;
+        if (file.hasPath(full)) {
+            String origin = fileOrigin(full);
+            try {
+                return new Sourced<>(file.getDuration(full), origin);
+            } catch (ConfigException.NotResolved e) {
+                throw unresolved(full, e);
+            } catch (ConfigException e) {
+                throw new BadSetting(ExitCodes.CONFIG, origin + " is not a duration ("
+                        + Redaction.maskText(String.valueOf(file.getValue(full).unwrapped())) + "). Action: write e.g. "
+                        + path + " = 60s");
+            }
+        }
+        return new Sourced<>(fallback, "default");
+    }
+
+    /** A boolean switch: set when the flag is, else env ({@code true/false/1/0/yes/no}), else the file. */
+    Sourced<Boolean> flag(boolean flag, String flagName, String envName, String path) {
+        if (flag) {
+            return new Sourced<>(true, flagName);
+        }
+        if (present(env.get(envName))) {
+            String raw = env.get(envName).trim().toLowerCase(Locale.ROOT);
+            switch (raw) {
+                case "true", "1", "yes", "on" -> {
+                    return new Sourced<>(true, "env " + envName);
+                }
+                case "false", "0", "no", "off" -> {
+                    return new Sourced<>(false, "env " + envName);
+                }
+                default -> throw new BadSetting(ExitCodes.CONFIG, envName + "='" + env.get(envName).trim()
+                        + "' (from env " + envName + ") is not a boolean. Action: set it to true or false");
+            }
+        }
+        String full = "guard." + path;
+        if (file.hasPath(full)) {
+            try {
+                return new Sourced<>(file.getBoolean(full), fileOrigin(full));
+            } catch (ConfigException e) {
+                throw new BadSetting(ExitCodes.CONFIG, fileOrigin(full) + " is not a boolean. Action: write "
+                        + path + " = true or false");
+            }
+        }
+        return new Sourced<>(false, "default");
+    }
+
+    /** A single string: the flag, else env, else the file. */
+    Optional<Sourced<String>> string(String flag, String flagName, String envName, String path) {
+        if (flag != null) {
+            return Optional.of(new Sourced<>(flag, flagName));
+        }
+        if (present(env.get(envName))) {
+            return Optional.of(new Sourced<>(env.get(envName).trim(), "env " + envName));
+        }
+        String full = "guard." + path;
+        if (file.hasPath(full)) {
+            String origin = fileOrigin(full);
+            try {
+                return Optional.of(new Sourced<>(file.getString(full), origin));
+            } catch (ConfigException.NotResolved e) {
+                throw unresolved(full, e);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** {@code 60s}, {@code 500ms}, {@code 2m}, {@code 1.5s}, {@code PT10S}, typesafe-config's duration format. */
+    static Duration parseDuration(String text) {
+        String t = text.trim();
+        if (t.isEmpty()) {
+            throw new IllegalArgumentException("empty duration");
+        }
+        if (t.toUpperCase(Locale.ROOT).startsWith("PT")) {
+            try {
+                return Duration.parse(t.toUpperCase(Locale.ROOT));
+            } catch (java.time.format.DateTimeParseException e) {
+                throw new IllegalArgumentException("'" + t + "' is not a duration");
+            }
+        }
+        try {
+            Duration d = ConfigFactory.parseMap(Map.of("d", t)).getDuration("d");
+            if (d.isNegative()) {
+                throw new IllegalArgumentException("'" + t + "' is negative");
+            }
+            return d;
+        } catch (ConfigException e) {
+            throw new IllegalArgumentException("'" + t + "' is not a duration (e.g. 60s, 500ms, 2m)");
+        }
+    }
+
+    /** GUARD_REQUIRE: names separated by commas and/or white space. */
+    static List<String> splitNames(String raw) {
+        return Arrays.stream(raw.split("[,\\s]+")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    }
+
+    /**
+     * GUARD_WAIT: targets separated by white space, or by commas that start a new URL (a comma
+     * inside {@code kafka://a:9092,b:9092} stays: it is not followed by {@code scheme://}).
+     */
+    static List<String> splitTargets(String raw) {
+        return Arrays.stream(raw.split("\\s+|,\\s*(?=[A-Za-z][A-Za-z0-9+.\\-]*://)"))
+                .map(String::trim).filter(s -> !s.isEmpty()).toList();
+    }
+
+    private static boolean present(String v) {
+        return v != null && !v.isBlank();
+    }
+}

@@ -1,0 +1,104 @@
+package dev.guard.init;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CheckEnvCommandTest {
+
+    @Test
+    void allRequiredVariablesUsableExitsZeroAndListsThemMasked() {
+        Cli.Result r = Cli.run(Map.of("REDIS_URL", "redis://:s3cret-pw@redis:6379", "WORKERS", "4"),
+                "check-env", "--require", "REDIS_URL:url", "--require", "WORKERS:int");
+        assertEquals(0, r.code(), r.toString());
+        assertTrue(r.out().contains("REDIS_URL"), r.toString());
+        assertTrue(r.out().contains("redis://:****@redis:6379"), r.toString());
+        assertFalse(r.both().contains("s3cret-pw"), "the password is never printed: " + r);
+        assertEquals("", r.err());
+    }
+
+    @Test
+    void everyViolationIsListedWithOriginAndActionAndExits78() {
+        Cli.Result r = Cli.run(Map.of("REDIS_URL", "redis://:hunter2@localhost:6379", "API_URL", "changeme"),
+                "check-env", "--require", "REDIS_URL:url,API_URL", "--require", "NATS_URL");
+        assertEquals(ExitCodes.CONFIG, r.code(), r.toString());
+        assertTrue(r.err().contains("LOOPBACK"), r.toString());
+        assertTrue(r.err().contains("PLACEHOLDER"), r.toString());
+        assertTrue(r.err().contains("MISSING"), r.toString());
+        assertTrue(r.err().contains("env REDIS_URL"), "names the origin: " + r);
+        assertTrue(r.err().contains("Action:"), "says what to do: " + r);
+        assertTrue(r.err().contains("3 violations"), r.toString());
+        assertFalse(r.both().contains("hunter2"), "the password is never printed: " + r);
+    }
+
+    @Test
+    void allowLoopbackAcceptsLocalhost() {
+        Map<String, String> env = Map.of("REDIS_URL", "redis://localhost:6379");
+        assertEquals(ExitCodes.CONFIG, Cli.run(env, "check-env", "--require", "REDIS_URL:url").code());
+        Cli.Result r = Cli.run(env, "check-env", "--require", "REDIS_URL:url", "--allow-loopback");
+        assertEquals(0, r.code(), r.toString());
+        assertTrue(r.out().contains("loopback allowed"), r.toString());
+    }
+
+    @Test
+    void namesAndLoopbackComeFromGuardRequireAndGuardAllowLoopback() {
+        Cli.Result r = Cli.run(Map.of("GUARD_REQUIRE", "REDIS_URL:url, NATS_URL", "GUARD_ALLOW_LOOPBACK", "true",
+                "REDIS_URL", "redis://127.0.0.1:6379"), "check-env");
+        assertEquals(ExitCodes.CONFIG, r.code(), r.toString());
+        assertTrue(r.err().contains("NATS_URL"), r.toString());
+        assertFalse(r.err().contains("ERROR LOOPBACK"), "loopback allowed by GUARD_ALLOW_LOOPBACK (at most a warning): " + r);
+        Cli.Result bad = Cli.run(Map.of("GUARD_REQUIRE", "X", "GUARD_ALLOW_LOOPBACK", "maybe"), "check-env");
+        assertEquals(ExitCodes.CONFIG, bad.code(), bad.toString());
+        assertTrue(bad.err().contains("GUARD_ALLOW_LOOPBACK='maybe' (from env GUARD_ALLOW_LOOPBACK) is not a boolean"), bad.toString());
+    }
+
+    @Test
+    void namesComeFromTheHoconFile(@TempDir Path dir) throws Exception {
+        Path conf = dir.resolve("guard.conf");
+        Files.writeString(conf, "guard {\n  require = [REDIS_URL, \"WORKERS:int\"]\n}\n");
+        Cli.Result r = Cli.run(Map.of("REDIS_URL", "redis://redis:6379", "WORKERS", "many"), "check-env", "--config", conf.toString());
+        assertEquals(ExitCodes.CONFIG, r.code(), r.toString());
+        assertTrue(r.err().contains("WORKERS") && r.err().contains("MALFORMED"), r.toString());
+        // GUARD_CONFIG names the file too; the flag wins over GUARD_REQUIRE, env over the file
+        Cli.Result viaEnv = Cli.run(Map.of("GUARD_CONFIG", conf.toString(), "REDIS_URL", "redis://redis:6379", "WORKERS", "3"), "check-env");
+        assertEquals(0, viaEnv.code(), viaEnv.toString());
+        Cli.Result missing = Cli.run(Map.of("GUARD_CONFIG", dir.resolve("nope.conf").toString()), "check-env");
+        assertEquals(ExitCodes.CONFIG, missing.code(), missing.toString());
+        assertTrue(missing.err().contains("nope.conf (from env GUARD_CONFIG) does not exist"), missing.toString());
+    }
+
+    @Test
+    void jsonReportIsOneDocumentWithTheViolations() throws Exception {
+        Cli.Result r = Cli.run(Map.of("REDIS_URL", "redis://:pw123456@localhost:6379"), "check-env", "--require", "REDIS_URL:url", "--json");
+        assertEquals(ExitCodes.CONFIG, r.code(), r.toString());
+        JsonNode json = new ObjectMapper().readTree(r.out());
+        assertFalse(json.path("ok").asBoolean());
+        assertEquals("LOOPBACK", json.path("violations").path(0).path("rule").asText());
+        assertFalse(r.both().contains("pw123456"), r.toString());
+    }
+
+    @Test
+    void noNameOrUnknownTypeIsAUsageError() {
+        Cli.Result none = Cli.run(Map.of(), "check-env");
+        assertEquals(ExitCodes.USAGE, none.code(), none.toString());
+        assertTrue(none.err().contains("no variable to check"), none.toString());
+        Cli.Result type = Cli.run(Map.of("X", "1"), "check-env", "--require", "X:number");
+        assertEquals(ExitCodes.USAGE, type.code(), type.toString());
+        assertTrue(type.err().contains("unknown type 'number'") && type.err().contains("int"), type.toString());
+    }
+
+    @Test
+    void helpListsTheExitCodes() {
+        Cli.Result r = Cli.run("check-env", "--help");
+        assertEquals(0, r.code(), r.toString());
+        assertTrue(r.out().contains("Exit codes:") && r.out().contains("78") && r.out().contains("--allow-loopback"), r.toString());
+    }
+}

@@ -1,0 +1,49 @@
+package dev.guard.init;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The top-level command: usage errors are 64, help lists the commands and every exit code. */
+class GuardInitTest {
+
+    @Test
+    void noCommandIsAUsageError() {
+        Cli.Result r = Cli.run();
+        assertEquals(ExitCodes.USAGE, r.code(), r.toString());
+        assertTrue(r.err().contains("a command is required"), r.toString());
+    }
+
+    @Test
+    void unknownCommandOrOptionIsAUsageError() {
+        Cli.Result cmd = Cli.run("wiat", "redis://redis:6379");
+        assertEquals(ExitCodes.USAGE, cmd.code(), cmd.toString());
+        assertTrue(cmd.err().contains("wiat"), cmd.toString());
+        Cli.Result opt = Cli.run(Map.of(), "check-env", "--requier", "X");
+        assertEquals(ExitCodes.USAGE, opt.code(), opt.toString());
+        assertTrue(opt.err().contains("--requier"), opt.toString());
+    }
+
+    @Test
+    void helpListsCommandsAndExitCodes() {
+        Cli.Result r = Cli.run("--help");
+        assertEquals(0, r.code(), r.toString());
+        for (String s : new String[] {"check-env", "wait", "healthcheck", "validate", "Exit codes:", "64", "69", "77", "78",
+                "130/143"}) {
+            assertTrue(r.out().contains(s), s + " in " + r);
+        }
+    }
+
+    @Test
+    void durationsParseInTypesafeConfigFormat() {
+        assertEquals(java.time.Duration.ofSeconds(60), Settings.parseDuration("60s"));
+        assertEquals(java.time.Duration.ofMillis(500), Settings.parseDuration("500ms"));
+        assertEquals(java.time.Duration.ofMinutes(2), Settings.parseDuration("2m"));
+        assertEquals(java.time.Duration.ofSeconds(10), Settings.parseDuration("PT10S"));
+        assertEquals(java.util.List.of("redis://a:1", "kafka://b:1,c:2?topics=x", "nats://d:4222"),
+                Settings.splitTargets("redis://a:1, kafka://b:1,c:2?topics=x  nats://d:4222"));
+        assertEquals(java.util.List.of("A", "B:url", "C"), Settings.splitNames(" A,B:url  C "));
+    }
+}

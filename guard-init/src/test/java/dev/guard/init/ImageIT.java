@@ -1,0 +1,188 @@
+package dev.guard.init;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import dev.guard.testing.NoLeakedProcesses;
+
+/**
+ * The packaged OCI image (target/guard-init-image.tar) read as a runtime reads it and run as a
+ * container runs it: the entrypoint as PID 1 of a fresh PID namespace, as the image's non-root
+ * user, in the unpacked root filesystem. Runs in {@code verify} (failsafe) because it needs the
+ * tarball that {@code package} writes. Needs root (unshare, mount), as this machine and CI are.
+ */
+@ExtendWith(NoLeakedProcesses.class)
+class ImageIT {
+    static OciImage image;
+    static Path rootfs;
+    static Path logs;
+
+    @BeforeAll
+    static void unpack() throws IOException {
+        Path build = OciImage.buildDir();
+        image = OciImage.open(build);
+        rootfs = image.unpack(build.resolve("it-rootfs"));
+        logs = build.resolve("it-logs");
+    }
+
+    @AfterAll
+    static void cleanUp() throws IOException {
+        OciImage.deleteTree(rootfs);
+        OciImage.deleteTree(image.layout);
+    }
+
+    private static Pid1Run run(String... args) throws IOException {
+        return Pid1Run.start(image, rootfs, logs, false, List.of(args));
+    }
+
+    @Test
+    void layoutIsAnOciImageWithExecFormEntrypointAndNonRootUser() throws IOException {
+        assertEquals("{\"imageLayoutVersion\":\"1.0.0\"}", Files.readString(image.layout.resolve("oci-layout")));
+        assertEquals("application/vnd.oci.image.manifest.v1+json", image.index.path("manifests").path(0).path("mediaType").asText());
+        assertEquals("application/vnd.oci.image.config.v1+json", image.manifest.path("config").path("mediaType").asText());
+        List<String> entrypoint = image.entrypoint();
+        assertEquals("/opt/java/bin/java", entrypoint.get(0), "exec form: the JVM itself is PID 1, no shell: " + entrypoint);
+        assertEquals(List.of("-jar", "/app/guard-init.jar"), entrypoint.subList(entrypoint.size() - 2, entrypoint.size()));
+        assertEquals("65532:65532", image.user(), "non-root user");
+        assertTrue(Files.readString(rootfs.resolve("etc/passwd")).contains("nonroot:x:65532:65532:"));
+        // every blob is what its digest says, and every layer's diff_id is the digest of its plain tar
+        JsonNode layers = image.manifest.path("layers");
+        JsonNode diffIds = image.config.path("rootfs").path("diff_ids");
+        assertEquals(3, layers.size(), "layers: os files, jlink runtime, app jar");
+        assertEquals(layers.size(), diffIds.size());
+        for (int i = 0; i < layers.size(); i++) {
+            String digest = layers.get(i).path("digest").asText();
+            Path blob = image.blob(digest);
+            assertEquals(digest, OciImage.sha256(blob, false), "blob digest of layer " + i);
+            assertEquals(layers.get(i).path("size").asLong(), Files.size(blob), "size of layer " + i);
+            assertEquals(diffIds.get(i).asText(), OciImage.sha256(blob, true), "diff_id of layer " + i);
+        }
+        assertTrue(Files.isExecutable(rootfs.resolve("opt/java/bin/java")));
+        assertTrue(Files.isRegularFile(rootfs.resolve("lib64/ld-linux-x86-64.so.2")), "the dynamic loader is in the image");
+    }
+
+    @Test
+    void waitForTheMachinesRedisExitsZero() throws Exception {
+        try (Pid1Run r = run("wait", "redis://127.0.0.1:6379", "--timeout", "20s")) {
+            int code = r.waitFor(Duration.ofSeconds(60));
+            assertEquals(0, code, "stdout: " + r.out() + "\nstderr: " + r.err());
+            assertTrue(r.out().contains("redis 127.0.0.1:6379: ready (PONG)"), r.out());
+            assertEquals("", r.err(), "nothing on stderr (no JVM or CDS warnings) when ready");
+        }
+    }
+
+    @Test
+    void waitForAClosedPortExits69AfterTheDeadline() throws Exception {
+        int closed = closedPort();
+        try (Pid1Run r = run("wait", "tcp://127.0.0.1:" + closed, "--timeout", "2s", "--attempt-timeout", "500ms")) {
+            int code = r.waitFor(Duration.ofSeconds(60));
+            assertEquals(ExitCodes.UNAVAILABLE, code, "stdout: " + r.out() + "\nstderr: " + r.err());
+            assertTrue((r.out() + r.err()).contains("127.0.0.1:" + closed), r.out() + r.err());
+        }
+    }
+
+    @Test
+    void anUnknownOptionExits64() throws Exception {
+        try (Pid1Run r = run("wait", "--no-such-option")) {
+            int code = r.waitFor(Duration.ofSeconds(60));
+            assertEquals(ExitCodes.USAGE, code, "stdout: " + r.out() + "\nstderr: " + r.err());
+            assertTrue(r.err().contains("--no-such-option"), r.err());
+        }
+    }
+
+    @Test
+    void sigtermDuringALongWaitStopsPid1AtOnce() throws Exception {
+        int closed = closedPort();
+        try (Pid1Run r = run("wait", "tcp://127.0.0.1:" + closed, "--timeout", "300s")) {
+            ProcessHandle jvm = r.jvm(Duration.ofSeconds(20)).orElseThrow(() -> new AssertionError(
+                    "no /opt/java/bin/java process under unshare; stderr: " + r.err()));
+            // PID 1 in its own namespace, running as the image's user
+            String nspid = Pid1Run.status(jvm, "NSpid");
+            assertEquals("1", nspid.substring(nspid.lastIndexOf('\t') + 1).trim(), "NSpid: " + nspid);
+            assertTrue(Pid1Run.status(jvm, "Uid").startsWith("65532"), "Uid: " + Pid1Run.status(jvm, "Uid"));
+            assertEquals("", Pid1Run.status(jvm, "Groups"), "no supplementary groups");
+            // let it get into the wait (its first line names the target), then TERM it
+            long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (!r.out().contains("127.0.0.1:" + closed) && System.nanoTime() < until) {
+                Thread.sleep(20);
+            }
+            assertTrue(r.out().contains("127.0.0.1:" + closed), "wait printed no line about the target: " + r.out() + r.err());
+            String rss = Pid1Run.status(jvm, "VmHWM");
+            long sent = System.nanoTime();
+            jvm.destroy(); // SIGTERM
+            int code = r.waitFor(Duration.ofSeconds(10));
+            double ms = (System.nanoTime() - sent) / 1e6;
+            System.out.printf("FIGURE sigterm-exit-latency-ms=%.0f exit=%d VmHWM-while-waiting=%s%n", ms, code, rss);
+            assertEquals(143, code, "128+SIGTERM; stdout: " + r.out() + "\nstderr: " + r.err());
+            assertTrue(r.err().contains("SIGTERM"), "says why it stopped: " + r.err());
+            // bounded wait, not a speed assertion: a JVM that ignored TERM would sit here for 300 s
+            assertTrue(ms < 5000, "exited " + ms + " ms after SIGTERM");
+        }
+    }
+
+    /**
+     * Figures for the README (printed, not asserted): image size, wall time and peak RSS of
+     * {@code wait} on four ready local services, beside {@code java -version} in the same image.
+     */
+    @Test
+    void figures() throws Exception {
+        System.out.println("FIGURE load average while measuring: " + Files.readString(Path.of("/proc/loadavg")).trim()
+                + " (" + Runtime.getRuntime().availableProcessors() + " CPUs)");
+        System.out.printf("FIGURE image-tarball-bytes=%d (%.1f MB)%n", Files.size(image.tarball), Files.size(image.tarball) / 1e6);
+        long layersBytes = 0;
+        for (JsonNode l : image.manifest.path("layers")) {
+            layersBytes += l.path("size").asLong();
+        }
+        System.out.printf("FIGURE image-compressed-layers-bytes=%d (%.1f MB)%n", layersBytes, layersBytes / 1e6);
+        // java -version: the entrypoint's JVM and flags, without -jar
+        // (without the app's CDS archive, which only matches with -jar /app/guard-init.jar)
+        List<String> javaVersion = new ArrayList<>(image.entrypoint().subList(0, image.entrypoint().size() - 2));
+        javaVersion.removeIf(a -> a.startsWith("-XX:SharedArchiveFile="));
+        javaVersion.add("-version");
+        List<String> waitFour = List.of("wait", "redis://127.0.0.1:6379", "amqp://guest:guest@127.0.0.1:5672",
+                "nats://127.0.0.1:4222", "tcp://127.0.0.1:6379", "--timeout", "20s");
+        measure("java -version", javaVersion);
+        List<String> wait = new ArrayList<>(image.entrypoint());
+        wait.addAll(waitFour);
+        measure("guard-init wait redis+amqp+nats+tcp", wait);
+    }
+
+    private static void measure(String label, List<String> command) throws Exception {
+        List<Double> walls = new ArrayList<>();
+        long maxRss = 0;
+        for (int i = 0; i < 5; i++) {
+            try (Pid1Run r = Pid1Run.exec(image, rootfs, logs, true, command)) {
+                int code = r.waitFor(Duration.ofSeconds(60));
+                assertEquals(0, code, label + "; stdout: " + r.out() + "\nstderr: " + r.err());
+                assertTrue(!(r.out() + r.err()).contains("[warning]"), "JVM warnings: " + r.out() + r.err());
+                String[] f = r.timeFigures();
+                walls.add(Double.parseDouble(f[0]));
+                maxRss = Math.max(maxRss, Long.parseLong(f[1]));
+            }
+        }
+        double[] sorted = walls.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        System.out.printf("FIGURE %s: wall median=%.2fs min=%.2fs max=%.2fs (5 runs, incl. unshare+mounts), peak RSS=%d KiB (%.1f MB)%n",
+                label, sorted[2], sorted[0], sorted[4], maxRss, maxRss / 1024.0);
+        System.out.println("FIGURE walls " + label + ": " + Arrays.toString(sorted) + ", load average after: "
+                + Files.readString(Path.of("/proc/loadavg")).trim());
+    }
+
+    static int closedPort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort(); // closed once the socket is: nothing listens there afterwards
+        }
+    }
+}
