@@ -16,8 +16,11 @@ import java.util.Objects;
  * {@link Execution} with its own clock and sleeper, so {@link #delays(ProbeResult, int)}
  * computes the exact schedule without sleeping.
  *
+ * <p>The delays space attempt <em>starts</em>: the gate subtracts the time an attempt took from
+ * the sleep after it, so a slow reply does not stretch the period, and the rate bound holds.
+ *
  * <p>Default: 10 ms, doubling, capped at 60 ms, jitter 5 % (at most ~17.5 attempts/s in steady
- * state, and at most 20 in the first second even if attempts took no time).
+ * state, and at most 20 in the first second).
  */
 public final class Backoff {
 

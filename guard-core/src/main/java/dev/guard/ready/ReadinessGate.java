@@ -222,6 +222,7 @@ public final class ReadinessGate implements AutoCloseable {
                 }
                 attempt++;
                 Duration timeout = min(attemptTimeout, max(remaining, MIN_ATTEMPT));
+                Instant attemptStart = clock.instant();
                 ProbeResult raw = safeCheck(probe, timeout);
                 Instant now = clock.instant();
                 ProbeResult r = raw.withAttempt(attempt, Duration.between(start, now));
@@ -265,7 +266,10 @@ public final class ReadinessGate implements AutoCloseable {
                 if (!isPositive(left)) {
                     break;
                 }
-                sleeper.sleep(min(execution.getDelay(), left));
+                // the backoff spaces attempt STARTS: time the attempt itself took counts against the
+                // delay, so a slow reply (a loading Redis answers late) does not stretch the period
+                Duration sinceStart = Duration.between(attemptStart, clock.instant());
+                sleeper.sleep(min(positive(execution.getDelay().minus(sinceStart)), left));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -94,11 +94,13 @@ class ReadinessGateLogicTest {
         assertTrue(report.ready(), report.render());
         assertEquals(8, calls.get());
         assertEquals(List.of("-->refused@1", "refused->loading@5", "loading->ready@8"), changes);
-        // failsafe's schedule over 7 failures: 10, 20, 40, 60, 60, 60, 60 ms
-        assertEquals(List.of(10L, 20L, 40L, 60L, 60L, 60L, 60L), time.sleeps.stream().map(Duration::toMillis).toList());
+        // failsafe's schedule over 7 failures is 10, 20, 40, 60, 60, 60, 60 ms between attempt STARTS:
+        // each attempt takes 1 ms here, which the gate subtracts from the sleep after it
+        assertEquals(List.of(9L, 19L, 39L, 59L, 59L, 59L, 59L), time.sleeps.stream().map(Duration::toMillis).toList());
         ProbeResult last = report.results().get(0);
         assertEquals(8, last.attempt());
-        assertEquals(Duration.ofMillis(10 + 20 + 40 + 60 * 4 + 8), last.elapsed());
+        // attempt 8 starts at 10+20+40+60*4 ms and takes 1 ms
+        assertEquals(Duration.ofMillis(10 + 20 + 40 + 60 * 4 + 1), last.elapsed());
     }
 
     @Test
@@ -109,10 +111,10 @@ class ReadinessGateLogicTest {
                 .deadline(Duration.ofMillis(300)).backoff(NO_JITTER).clock(time).sleeper(time).build();
         ReadinessReport report = gate.await();
         assertEquals(ReadinessReport.Outcome.DEADLINE, report.outcome());
-        // t=1 sleep10 t=11, t=12 sleep20 t=32, t=33 sleep40 t=73, t=74 s60 t=134, t=135 s60 t=195, t=196 s60 t=256,
-        // t=257 then only 43ms are left: the sleep is cut to the deadline, no attempt after it
+        // attempts start at t=0, 10, 30, 70, 130, 190, 250 (each takes 1 ms, sleeps are the rest of the delay);
+        // after the one ending at t=251 only 49 ms are left: the sleep is cut to the deadline, no attempt after it
         assertEquals(7, calls.get());
-        assertEquals(List.of(10L, 20L, 40L, 60L, 60L, 60L, 43L), time.sleeps.stream().map(Duration::toMillis).toList());
+        assertEquals(List.of(9L, 19L, 39L, 59L, 59L, 59L, 49L), time.sleeps.stream().map(Duration::toMillis).toList());
         assertEquals("dataset 7% loaded", report.results().get(0).detail());
     }
 
@@ -178,7 +180,8 @@ class ReadinessGateLogicTest {
         assertTrue(report.ready(), report.render());
         assertEquals(List.of("ready", "loading", "ready"), changes);
         // while READY it re-checks every 60 ms (the cap) until 200 ms of continuous readiness (each check: 1 ms)
-        assertEquals(List.of(60L, 60L, 10L, 60L, 60L, 60L, 17L),
+        // (after the LOADING attempt the backoff restarts at 10 ms between starts: a 9 ms sleep)
+        assertEquals(List.of(60L, 60L, 9L, 60L, 60L, 60L, 17L),
                 time.sleeps.stream().map(Duration::toMillis).toList());
         assertEquals("stable for 0.2s", report.results().get(0).detail());
     }
