@@ -1,18 +1,14 @@
 package dev.guard.ready.amqp;
 
 import dev.guard.config.Redaction;
-import dev.guard.ready.Probe;
-import dev.guard.ready.ProbeResult;
+import dev.guard.ready.internal.ClientBoundProbe;
 import dev.guard.ready.internal.Clients;
 import dev.guard.ready.internal.HostPort;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -21,17 +17,16 @@ import java.util.Objects;
  * A fresh connection per attempt, closed at once. The amqp-client-bound half is loaded only
  * after {@link Builder#build()} checked the client is on the classpath.
  */
-public final class AmqpProbe implements Probe {
+public final class AmqpProbe extends ClientBoundProbe {
 
     static final String CLIENT_CLASS = "com.rabbitmq.client.ConnectionFactory";
     static final String ARTIFACT = "com.rabbitmq:amqp-client";
 
-    private final Probe impl;
     private final List<String> queues;
     private final List<String> exchanges;
 
     AmqpProbe(Builder b) {
-        this.impl = new AmqpClientProbe(b);
+        super("amqp", new AmqpClientProbe(b));
         this.queues = List.copyOf(b.queues);
         this.exchanges = List.copyOf(b.exchanges);
     }
@@ -41,15 +36,7 @@ public final class AmqpProbe implements Probe {
         return new Builder(uri);
     }
 
-    @Override
-    public String kind() {
-        return "amqp";
-    }
 
-    @Override
-    public String target() {
-        return impl.target();
-    }
 
     public List<String> requiredQueues() {
         return queues;
@@ -59,20 +46,8 @@ public final class AmqpProbe implements Probe {
         return exchanges;
     }
 
-    @Override
-    public ProbeResult check(Duration attemptTimeout) {
-        return impl.check(attemptTimeout);
-    }
 
-    @Override
-    public void close() {
-        impl.close();
-    }
 
-    @Override
-    public String toString() {
-        return "AmqpProbe[" + target() + "]";
-    }
 
     /** Builder; {@link #build()} checks the URI and that amqp-client is on the classpath. */
     public static final class Builder {

@@ -1,12 +1,9 @@
 package dev.guard.ready.kafka;
 
 import dev.guard.config.Redaction;
-import dev.guard.ready.Probe;
-import dev.guard.ready.ProbeResult;
+import dev.guard.ready.internal.ClientBoundProbe;
 import dev.guard.ready.internal.Clients;
 import dev.guard.ready.internal.HostPort;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,17 +21,16 @@ import java.util.Objects;
  * {@link #close()}. The kafka-clients-bound half is loaded only after {@link Builder#build()}
  * checked kafka-clients is on the classpath.
  */
-public final class KafkaProbe implements Probe {
+public final class KafkaProbe extends ClientBoundProbe {
 
     static final String CLIENT_CLASS = "org.apache.kafka.clients.admin.Admin";
     static final String ARTIFACT = "org.apache.kafka:kafka-clients";
 
-    private final Probe impl;
     private final int minBrokers;
     private final List<String> topics;
 
     KafkaProbe(Builder b) {
-        this.impl = new KafkaAdminProbe(b);
+        super("kafka", new KafkaAdminProbe(b));
         this.minBrokers = b.minBrokers;
         this.topics = List.copyOf(b.topics);
     }
@@ -44,15 +40,7 @@ public final class KafkaProbe implements Probe {
         return new Builder(bootstrapServers);
     }
 
-    @Override
-    public String kind() {
-        return "kafka";
-    }
 
-    @Override
-    public String target() {
-        return impl.target();
-    }
 
     public int minBrokers() {
         return minBrokers;
@@ -62,20 +50,8 @@ public final class KafkaProbe implements Probe {
         return topics;
     }
 
-    @Override
-    public ProbeResult check(Duration attemptTimeout) {
-        return impl.check(attemptTimeout);
-    }
 
-    @Override
-    public void close() {
-        impl.close();
-    }
 
-    @Override
-    public String toString() {
-        return "KafkaProbe[" + target() + "]";
-    }
 
     /** Builder; {@link #build()} checks the addresses and that kafka-clients is on the classpath. */
     public static final class Builder {

@@ -1,18 +1,14 @@
 package dev.guard.ready.nats;
 
 import dev.guard.config.Redaction;
-import dev.guard.ready.Probe;
-import dev.guard.ready.ProbeResult;
+import dev.guard.ready.internal.ClientBoundProbe;
 import dev.guard.ready.internal.Clients;
 import dev.guard.ready.internal.HostPort;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -21,16 +17,15 @@ import java.util.Objects;
  * token and TLS ({@code tls://}) come from the URL. A fresh connection per attempt. The
  * jnats-bound half is loaded only after {@link Builder#build()} checked jnats is on the classpath.
  */
-public final class NatsProbe implements Probe {
+public final class NatsProbe extends ClientBoundProbe {
 
     static final String CLIENT_CLASS = "io.nats.client.Nats";
     static final String ARTIFACT = "io.nats:jnats";
 
-    private final Probe impl;
     private final String stream;
 
     NatsProbe(Builder b) {
-        this.impl = new JnatsProbe(b);
+        super("nats", new JnatsProbe(b));
         this.stream = b.stream;
     }
 
@@ -39,35 +34,15 @@ public final class NatsProbe implements Probe {
         return new Builder(url);
     }
 
-    @Override
-    public String kind() {
-        return "nats";
-    }
 
-    @Override
-    public String target() {
-        return impl.target();
-    }
 
     /** The JetStream stream that must exist, or null. */
     public String requiredStream() {
         return stream;
     }
 
-    @Override
-    public ProbeResult check(Duration attemptTimeout) {
-        return impl.check(attemptTimeout);
-    }
 
-    @Override
-    public void close() {
-        impl.close();
-    }
 
-    @Override
-    public String toString() {
-        return "NatsProbe[" + target() + "]";
-    }
 
     /** Builder; {@link #build()} checks the URL(s) and that jnats is on the classpath. */
     public static final class Builder {

@@ -1,18 +1,12 @@
 package dev.guard.ready.redis;
 
 import dev.guard.config.Redaction;
-import dev.guard.ready.Probe;
-import dev.guard.ready.ProbeResult;
+import dev.guard.ready.internal.ClientBoundProbe;
 import dev.guard.ready.internal.Clients;
 import dev.guard.ready.internal.HostPort;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -27,16 +21,15 @@ import java.util.Objects;
  * <p>This class does not touch lettuce itself: the lettuce-bound half is loaded only after
  * {@link Builder#build()} checked that lettuce is on the classpath.
  */
-public final class RedisProbe implements Probe {
+public final class RedisProbe extends ClientBoundProbe {
 
     static final String CLIENT_CLASS = "io.lettuce.core.RedisClient";
     static final String ARTIFACT = "io.lettuce:lettuce-core";
 
-    private final Probe impl;
     private final String requiredKey;
 
     RedisProbe(Builder b) {
-        this.impl = new LettuceProbe(b);
+        super("redis", new LettuceProbe(b));
         this.requiredKey = b.requiredKey;
     }
 
@@ -45,35 +38,15 @@ public final class RedisProbe implements Probe {
         return new Builder(uri);
     }
 
-    @Override
-    public String kind() {
-        return "redis";
-    }
 
-    @Override
-    public String target() {
-        return impl.target();
-    }
 
     /** The key that must exist, or null. */
     public String requiredKey() {
         return requiredKey;
     }
 
-    @Override
-    public ProbeResult check(Duration attemptTimeout) {
-        return impl.check(attemptTimeout);
-    }
 
-    @Override
-    public void close() {
-        impl.close();
-    }
 
-    @Override
-    public String toString() {
-        return "RedisProbe[" + target() + "]";
-    }
 
     /** Builder; {@link #build()} checks the URI and that lettuce is on the classpath. */
     public static final class Builder {
