@@ -37,7 +37,7 @@ class NatsProbeTest {
             Recorder rec = new Recorder();
             CountDownLatch refused = rec.when(r -> r.state() == ProbeState.REFUSED);
             try (ReadinessGate gate = ReadinessGate.builder().probe(Probes.nats(nats.url()))
-                    .deadline(Duration.ofSeconds(30)).attemptTimeout(Duration.ofSeconds(1)).listener(rec).build()) {
+                    .deadline(Duration.ofSeconds(30)).attemptTimeout(Duration.ofSeconds(5)).listener(rec).build()) {
                 CompletableFuture<ReadinessReport> waiting = CompletableFuture.supplyAsync(gate::await);
                 rec.await(refused, 10, "refused before the server starts");
                 Thread.sleep(300);

@@ -65,7 +65,7 @@ class RedisProbeTest {
             String target = "127.0.0.1:" + redis.port();
             CountDownLatch refused = rec.when(r -> r.state() == ProbeState.REFUSED);
             try (ReadinessGate gate = ReadinessGate.builder().probe(Probes.redis(redis.uri()))
-                    .deadline(Duration.ofSeconds(30)).attemptTimeout(Duration.ofSeconds(1)).listener(rec).build()) {
+                    .deadline(Duration.ofSeconds(30)).attemptTimeout(Duration.ofSeconds(5)).listener(rec).build()) {
                 CompletableFuture<ReadinessReport> waiting = CompletableFuture.supplyAsync(gate::await);
                 rec.await(refused, 10, "refused before the server starts");
                 Thread.sleep(300); // let it retry against the closed port for a while
