@@ -44,7 +44,13 @@ class NatsProbeTest {
                 nats.start();
                 ReadinessReport report = waiting.get(30, TimeUnit.SECONDS);
                 assertTrue(report.ready(), report.render());
-                assertEquals(List.of(ProbeState.REFUSED, ProbeState.READY), rec.states("127.0.0.1:" + nats.port()));
+                List<ProbeState> states = rec.states("127.0.0.1:" + nats.port());
+                // refused before the start, ready after it; in between, a nats-server that already
+                // accepts TCP but does not serve yet may show as one transitional TIMEOUT (seen in CI)
+                assertEquals(ProbeState.REFUSED, states.get(0), states.toString());
+                assertEquals(ProbeState.READY, states.get(states.size() - 1), states.toString());
+                assertTrue(states.subList(1, states.size() - 1).stream().allMatch(s -> s == ProbeState.TIMEOUT),
+                        "only a transitional TIMEOUT may come between REFUSED and READY: " + states);
                 assertEquals("PING/PONG ok", report.results().get(0).detail());
             }
         }
