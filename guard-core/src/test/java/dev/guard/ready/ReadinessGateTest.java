@@ -41,7 +41,8 @@ class ReadinessGateTest {
                 String text = report.render();
                 assertTrue(text.startsWith("readiness: NOT READY: deadline of 3s reached after "), text);
                 assertTrue(text.contains("; 3 of 4 target(s) not ready (last state of each below)\n"), text);
-                assertTrue(text.contains("  ok   redis 127.0.0.1:6379: ready (PONG), attempt 1, "), text);
+                // (the attempt number is not asserted: a cold lettuce may need more than 500 ms for its first connect)
+                assertTrue(text.contains("  ok   redis 127.0.0.1:6379: ready (PONG), attempt "), text);
                 assertTrue(text.contains("  FAIL redis 127.0.0.1:" + closed + ": refused, attempt "), text);
                 assertTrue(text.contains("       do: start the service, or fix the host/port if it runs elsewhere\n"), text);
                 assertTrue(text.contains("  FAIL redis 127.0.0.1:" + hole.port() + ": timeout (connected, but no reply within "),
