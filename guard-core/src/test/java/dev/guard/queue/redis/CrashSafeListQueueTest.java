@@ -18,28 +18,20 @@ import org.junit.jupiter.api.Test;
 class CrashSafeListQueueTest {
 
     private final String queue = "guard-test:crashsafe:" + UUID.randomUUID();
+    private SharedRedisKeys shared;
     private RedisClient client;
     private StatefulRedisConnection<String, String> redis;
 
     @BeforeEach
     void connect() {
-        client = RedisClient.create(DrainChildProcessTest.SHARED_REDIS);
-        try {
-            redis = client.connect();
-        } catch (RuntimeException e) {
-            throw new AssertionError("this test needs Redis on 127.0.0.1:6379 (start it with .ci/run or"
-                    + " `redis-server --daemonize yes`): " + e, e);
-        }
+        shared = SharedRedisKeys.open(DrainChildProcessTest.SHARED_REDIS, queue);
+        client = shared.client;
+        redis = shared.redis;
     }
 
     @AfterEach
     void cleanUp() {
-        List<String> keys = redis.sync().keys(queue + "*");
-        if (!keys.isEmpty()) {
-            redis.sync().del(keys.toArray(new String[0]));
-        }
-        redis.close();
-        client.shutdown();
+        shared.close();
     }
 
     @Test

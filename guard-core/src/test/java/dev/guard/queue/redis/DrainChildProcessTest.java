@@ -20,28 +20,20 @@ class DrainChildProcessTest {
     static final String SHARED_REDIS = "redis://127.0.0.1:6379";
 
     private final String queue = "guard-test:drain:" + UUID.randomUUID();
+    private SharedRedisKeys shared;
     private RedisClient client;
     private StatefulRedisConnection<String, String> redis;
 
     @BeforeEach
     void connect() {
-        client = RedisClient.create(SHARED_REDIS);
-        try {
-            redis = client.connect();
-        } catch (RuntimeException e) {
-            throw new AssertionError("this test needs Redis on 127.0.0.1:6379 (start it with .ci/run or"
-                    + " `redis-server --daemonize yes`): " + e, e);
-        }
+        shared = SharedRedisKeys.open(SHARED_REDIS, queue);
+        client = shared.client;
+        redis = shared.redis;
     }
 
     @AfterEach
     void cleanUp() {
-        List<String> keys = redis.sync().keys(queue + "*");
-        if (!keys.isEmpty()) {
-            redis.sync().del(keys.toArray(new String[0]));
-        }
-        redis.close();
-        client.shutdown();
+        shared.close();
     }
 
     static String job(String id, int steps) {

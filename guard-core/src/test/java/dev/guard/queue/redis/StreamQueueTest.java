@@ -19,28 +19,20 @@ import org.junit.jupiter.api.Test;
 class StreamQueueTest {
 
     private final String stream = "guard-test:stream:" + UUID.randomUUID();
+    private SharedRedisKeys shared;
     private RedisClient client;
     private StatefulRedisConnection<String, String> redis;
 
     @BeforeEach
     void connect() {
-        client = RedisClient.create(DrainChildProcessTest.SHARED_REDIS);
-        try {
-            redis = client.connect();
-        } catch (RuntimeException e) {
-            throw new AssertionError("this test needs Redis on 127.0.0.1:6379 (start it with .ci/run or"
-                    + " `redis-server --daemonize yes`): " + e, e);
-        }
+        shared = SharedRedisKeys.open(DrainChildProcessTest.SHARED_REDIS, stream);
+        client = shared.client;
+        redis = shared.redis;
     }
 
     @AfterEach
     void cleanUp() {
-        List<String> keys = redis.sync().keys(stream + "*");
-        if (!keys.isEmpty()) {
-            redis.sync().del(keys.toArray(new String[0]));
-        }
-        redis.close();
-        client.shutdown();
+        shared.close();
     }
 
     private StreamQueue consumer(String name, int maxInterruptions) {
