@@ -12,9 +12,13 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A TCP proxy on a free 127.0.0.1 port in front of a real server, switchable at runtime:
- * {@link Mode#FORWARD} pipes both ways, {@link Mode#REFUSE} really closes the listening port
+ * {@link Mode#FORWARD} pipes both ways, {@link Mode#REFUSE} really closes the listening socket
  * (connects get ECONNREFUSED) and drops open connections, {@link Mode#BLACKHOLE} accepts and
  * reads but never answers and never forwards.
+ *
+ * <p>The port comes from {@link FreePorts#next()}, which holds it for the JVM's life: while the
+ * proxy refuses, no other process on the machine can bind it, so a connect in REFUSE is
+ * refused however busy the machine is, and leaving REFUSE always gets the same port back.
  *
  * <p>Connections forwarded before a switch to BLACKHOLE hang too: bytes read in either
  * direction are held back, not lost, and delivered when the proxy goes back to FORWARD (like
@@ -112,22 +116,14 @@ public final class TcpProxy implements AutoCloseable {
     private void bind() {
         try {
             ServerSocket socket = new ServerSocket();
-            socket.setReuseAddress(true);
+            socket.setReuseAddress(true); // the port is held by FreePorts; SO_REUSEADDR lets us listen on it
             int wanted = port == 0 ? FreePorts.next() : port;
-            IOException lastError = null;
-            for (int attempt = 0; attempt < 50; attempt++) {
-                try {
-                    socket.bind(new InetSocketAddress(InetAddress.getByName(HOST), wanted), 50);
-                    lastError = null;
-                    break;
-                } catch (IOException e) {
-                    lastError = e;
-                    Children.sleep(20);
-                }
-            }
-            if (lastError != null) {
+            try {
+                socket.bind(new InetSocketAddress(InetAddress.getByName(HOST), wanted), 50);
+            } catch (IOException e) {
                 socket.close();
-                throw new IllegalStateException("TcpProxy could not bind " + HOST + ":" + wanted + ": " + lastError);
+                throw new IllegalStateException("TcpProxy could not bind " + HOST + ":" + wanted
+                        + " (held for it by FreePorts, so nothing else should listen there): " + e, e);
             }
             port = socket.getLocalPort();
             server = socket;
