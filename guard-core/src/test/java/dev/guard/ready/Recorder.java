@@ -58,6 +58,11 @@ public final class Recorder implements ReadinessListener {
     }
 
     /** Waits (bounded) for the latch; fails with the recorded changes if it is not released. */
+    public void await(CountDownLatch latch, java.time.Duration bound, String what) throws InterruptedException {
+        await(latch, bound.toSeconds(), what);
+    }
+
+    /** Waits (bounded) for the latch; fails with the recorded changes if it is not released. */
     public void await(CountDownLatch latch, long seconds, String what) throws InterruptedException {
         if (!latch.await(seconds, TimeUnit.SECONDS)) {
             throw new AssertionError("no state change '" + what + "' within " + seconds + " s; seen: " + changes);

@@ -16,6 +16,7 @@ import dev.guard.ready.ReadinessReport;
 import dev.guard.ready.Recorder;
 import dev.guard.testing.FreePorts;
 import dev.guard.testing.MachineServices;
+import dev.guard.testing.Patience;
 import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -29,10 +30,11 @@ class AmqpProbeTest {
     @Test
     void handshakeAndChannelIsReady() {
         Probe probe = Probes.amqp(MachineServices.amqpUri());
-        ProbeResult r = probe.check(Duration.ofSeconds(3));
+        ProbeResult r = probe.check(Patience.REPLY);
         assertEquals(ProbeState.READY, r.state(), r.toString());
         assertEquals("handshake and channel ok", r.detail());
-        assertEquals("127.0.0.1:5672", r.target());
+        URI uri = URI.create(MachineServices.amqpUri());
+        assertEquals(uri.getHost() + ":" + (uri.getPort() < 0 ? 5672 : uri.getPort()), r.target());
     }
 
     @Test
@@ -45,19 +47,19 @@ class AmqpProbeTest {
         Probe probe = Probes.forUrl(uri + "?queues=" + queue + "&exchanges=" + exchange);
         ConnectionFactory f = new ConnectionFactory();
         f.setUri(uri);
-        try (ReadinessGate gate = ReadinessGate.builder().probe(probe).deadline(Duration.ofSeconds(20)).listener(rec)
-                .build();
+        try (ReadinessGate gate = ReadinessGate.builder().probe(probe).deadline(Patience.WAIT)
+                .attemptTimeout(Patience.REPLY).listener(rec).build();
              Connection c = f.newConnection();
              Channel ch = c.createChannel()) {
             CompletableFuture<ReadinessReport> waiting = CompletableFuture.supplyAsync(gate::await);
-            rec.await(missing, 10, "missing queue");
+            rec.await(missing, Patience.WAIT.toSeconds(), "missing queue");
             assertEquals("queue '" + queue + "' does not exist yet (404 NOT_FOUND)",
                     rec.first(probe.target(), ProbeState.MISSING).current().detail());
             try {
                 ch.queueDeclare(queue, false, false, true, null);
                 ch.exchangeDeclare(exchange, "direct", false, true, null);
                 ch.queueBind(queue, exchange, "k"); // auto-delete exchange needs a binding to live
-                ReadinessReport report = waiting.get(20, TimeUnit.SECONDS);
+                ReadinessReport report = waiting.get(Patience.WAIT.toSeconds(), TimeUnit.SECONDS);
                 assertTrue(report.ready(), report.render());
                 assertEquals("handshake and channel ok, required queues/exchanges exist",
                         report.results().get(0).detail());
@@ -73,8 +75,9 @@ class AmqpProbeTest {
         URI base = URI.create(MachineServices.amqpUri());
         String user = base.getUserInfo().split(":")[0];
         String wrong = "amqp://" + user + ":wrong-pw@" + base.getHost() + ":" + base.getPort();
-        try (ReadinessGate gate = ReadinessGate.builder().probe(Probes.amqp(wrong)).deadline(Duration.ofSeconds(30))
-                .build()) {
+        // a generous attempt timeout: a cold AMQP client on a busy machine must not turn attempt 1 into a TIMEOUT
+        try (ReadinessGate gate = ReadinessGate.builder().probe(Probes.amqp(wrong)).deadline(Patience.WAIT)
+                .attemptTimeout(Patience.REPLY).build()) {
             ReadinessReport report = gate.await();
             ProbeResult r = report.results().get(0);
             assertEquals(ProbeState.AUTH, r.state(), report.render());
@@ -88,10 +91,10 @@ class AmqpProbeTest {
     @Test
     void unknownVhostIsAuthAndClosedPortIsRefused() {
         ProbeResult vhost = Probes.amqp(MachineServices.amqpUri() + "/" + MachineServices.uniqueName("no-such-vhost"))
-                .check(Duration.ofSeconds(3));
+                .check(Patience.REPLY);
         assertEquals(ProbeState.AUTH, vhost.state(), vhost.toString());
         assertTrue(vhost.cause().contains("NOT_ALLOWED"), vhost.cause());
-        ProbeResult closed = Probes.amqp("amqp://guest:guest@127.0.0.1:" + FreePorts.next()).check(Duration.ofSeconds(1));
+        ProbeResult closed = Probes.amqp("amqp://guest:guest@127.0.0.1:" + FreePorts.next()).check(Patience.REPLY);
         assertEquals(ProbeState.REFUSED, closed.state(), closed.toString());
     }
 }

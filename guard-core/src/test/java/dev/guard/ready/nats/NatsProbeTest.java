@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.guard.ready.CountedProbe;
 import dev.guard.ready.Probe;
 import dev.guard.ready.ProbeResult;
 import dev.guard.ready.ProbeState;
@@ -11,9 +12,11 @@ import dev.guard.ready.Probes;
 import dev.guard.ready.ReadinessGate;
 import dev.guard.ready.ReadinessReport;
 import dev.guard.ready.Recorder;
+import dev.guard.ready.Warm;
 import dev.guard.testing.MachineServices;
 import dev.guard.testing.NatsServer;
 import dev.guard.testing.NoLeakedProcesses;
+import dev.guard.testing.Patience;
 import io.nats.client.Connection;
 import io.nats.client.JetStreamManagement;
 import io.nats.client.Nats;
@@ -24,6 +27,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -31,18 +35,31 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(NoLeakedProcesses.class)
 class NatsProbeTest {
 
+    /**
+     * Attempt timeout for the wrong-password case: jnats reports the server's Authorization
+     * Violation only when its connection timeout (the attempt timeout) ends, so this one costs
+     * its full length; long enough that a warm client always gets the server's -ERR first.
+     */
+    private static final Duration AUTH_ATTEMPT = Duration.ofSeconds(5);
+
+    @BeforeAll
+    static void warmUp() {
+        Warm.clients(); // the first jnats connection in a JVM loads classes for seconds on a busy machine
+    }
+
     @Test
     void natsStartedLateIsRefusedThenReady() throws Exception {
         try (NatsServer nats = NatsServer.builder().build()) {
             Recorder rec = new Recorder();
             CountDownLatch refused = rec.when(r -> r.state() == ProbeState.REFUSED);
-            try (ReadinessGate gate = ReadinessGate.builder().probe(Probes.nats(nats.url()))
-                    .deadline(Duration.ofSeconds(30)).attemptTimeout(Duration.ofSeconds(5)).listener(rec).build()) {
+            CountedProbe probe = new CountedProbe(Probes.nats(nats.url()));
+            try (ReadinessGate gate = ReadinessGate.builder().probe(probe)
+                    .deadline(Patience.WAIT).attemptTimeout(Patience.REPLY).listener(rec).build()) {
                 CompletableFuture<ReadinessReport> waiting = CompletableFuture.supplyAsync(gate::await);
-                rec.await(refused, 10, "refused before the server starts");
-                Thread.sleep(300);
+                rec.await(refused, Patience.WAIT, "refused before the server starts");
+                probe.awaitChecks(3, Patience.WAIT); // it keeps retrying the closed (held) port
                 nats.start();
-                ReadinessReport report = waiting.get(30, TimeUnit.SECONDS);
+                ReadinessReport report = waiting.get(Patience.WAIT.toSeconds(), TimeUnit.SECONDS);
                 assertTrue(report.ready(), report.render());
                 List<ProbeState> states = rec.states("127.0.0.1:" + nats.port());
                 // refused before the start, ready after it; in between, a nats-server that already
@@ -52,6 +69,7 @@ class NatsProbeTest {
                 assertTrue(states.subList(1, states.size() - 1).stream().allMatch(s -> s == ProbeState.TIMEOUT),
                         "only a transitional TIMEOUT may come between REFUSED and READY: " + states);
                 assertEquals("PING/PONG ok", report.results().get(0).detail());
+                assertTrue(report.results().get(0).attempt() >= 4, "3 refused attempts, then ready: " + report.render());
             }
         }
     }
@@ -63,18 +81,18 @@ class NatsProbeTest {
         Recorder rec = new Recorder();
         CountDownLatch missing = rec.when(r -> r.state() == ProbeState.MISSING);
         Probe probe = Probes.forUrl(url + "?stream=" + stream);
-        try (ReadinessGate gate = ReadinessGate.builder().probe(probe).deadline(Duration.ofSeconds(20)).listener(rec)
-                .build();
+        try (ReadinessGate gate = ReadinessGate.builder().probe(probe).deadline(Patience.WAIT)
+                .attemptTimeout(Patience.REPLY).listener(rec).build();
              Connection c = Nats.connect(url)) {
             CompletableFuture<ReadinessReport> waiting = CompletableFuture.supplyAsync(gate::await);
-            rec.await(missing, 10, "missing stream");
+            rec.await(missing, Patience.WAIT, "missing stream");
             assertEquals("JetStream stream '" + stream + "' does not exist yet",
                     rec.first(probe.target(), ProbeState.MISSING).current().detail());
             JetStreamManagement jsm = c.jetStreamManagement();
             jsm.addStream(StreamConfiguration.builder().name(stream).subjects(stream.toLowerCase() + ".>")
                     .storageType(StorageType.Memory).build());
             try {
-                ReadinessReport report = waiting.get(20, TimeUnit.SECONDS);
+                ReadinessReport report = waiting.get(Patience.WAIT.toSeconds(), TimeUnit.SECONDS);
                 assertTrue(report.ready(), report.render());
                 assertEquals("PING/PONG ok, stream '" + stream + "' exists", report.results().get(0).detail());
             } finally {
@@ -87,8 +105,8 @@ class NatsProbeTest {
     void wrongPasswordIsAuthWithoutRetryAndPasswordNeverPrinted() throws Exception {
         try (NatsServer nats = NatsServer.builder().user("worker", "right-pw").build().start()) {
             String wrong = "nats://worker:wrong-pw@127.0.0.1:" + nats.port();
-            try (ReadinessGate gate = ReadinessGate.builder().probe(Probes.nats(wrong)).deadline(Duration.ofSeconds(30))
-                    .build()) {
+            try (ReadinessGate gate = ReadinessGate.builder().probe(Probes.nats(wrong)).deadline(Patience.WAIT)
+                    .attemptTimeout(AUTH_ATTEMPT).build()) {
                 ReadinessReport report = gate.await();
                 ProbeResult r = report.results().get(0);
                 assertEquals(ProbeState.AUTH, r.state(), report.render());
@@ -96,7 +114,7 @@ class NatsProbeTest {
                 assertTrue(r.cause().toLowerCase().contains("authorization violation"), r.cause());
                 assertFalse(report.render().contains("wrong-pw") || report.toJson().contains("wrong-pw"));
             }
-            ProbeResult ok = Probes.nats(nats.url()).check(Duration.ofSeconds(2));
+            ProbeResult ok = Probes.nats(nats.url()).check(Patience.REPLY);
             assertEquals(ProbeState.READY, ok.state(), ok.toString());
         }
     }
@@ -105,19 +123,19 @@ class NatsProbeTest {
     void killedServerIsRefusedAndOtherProtocolIsNotReady() throws Exception {
         try (NatsServer nats = NatsServer.builder().jetStream(false).build().start()) {
             Probe probe = Probes.nats(nats.url());
-            assertEquals(ProbeState.READY, probe.check(Duration.ofSeconds(2)).state());
+            assertEquals(ProbeState.READY, probe.check(Patience.REPLY).state());
             nats.kill();
-            ProbeResult down = probe.check(Duration.ofSeconds(1));
+            ProbeResult down = probe.check(Patience.REPLY);
             assertEquals(ProbeState.REFUSED, down.state(), down.toString());
             assertEquals("nothing accepts connections on 127.0.0.1:" + nats.port(), down.detail());
             nats.restart();
-            assertEquals(ProbeState.READY, probe.check(Duration.ofSeconds(2)).state());
+            assertEquals(ProbeState.READY, probe.check(Patience.REPLY).state());
             // JetStream off: a required stream can never appear, the result says why
-            ProbeResult js = Probes.natsBuilder(nats.url()).requireStream("JOBS").build().check(Duration.ofSeconds(2));
+            ProbeResult js = Probes.natsBuilder(nats.url()).requireStream("JOBS").build().check(Patience.REPLY);
             assertEquals(ProbeState.MISSING, js.state(), js.toString());
             assertEquals("JetStream did not answer (is it enabled on this server?)", js.detail());
         }
-        ProbeResult dns = Probes.nats("nats://no-such-host.invalid:4222").check(Duration.ofSeconds(1));
+        ProbeResult dns = Probes.nats("nats://no-such-host.invalid:4222").check(Patience.REPLY);
         assertEquals(ProbeState.DNS, dns.state(), dns.toString());
     }
 }

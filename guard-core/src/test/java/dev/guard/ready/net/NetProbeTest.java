@@ -8,8 +8,11 @@ import dev.guard.ready.ProbeResult;
 import dev.guard.ready.ProbeState;
 import dev.guard.ready.Probes;
 import dev.guard.testing.FreePorts;
+import dev.guard.testing.MachineServices;
+import dev.guard.testing.Patience;
 import dev.guard.testing.TcpProxy;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -17,20 +20,27 @@ import org.junit.jupiter.api.Test;
 /** TCP and HTTP probes against real sockets: the JDK's HTTP server, the machine's Redis, a TCP proxy. */
 class NetProbeTest {
 
+    /** The machine's Redis (GUARD_TEST_REDIS_URL or 127.0.0.1:6379): a real TCP service that is not HTTP. */
+    private static URI redis() {
+        URI uri = URI.create(MachineServices.redisUri());
+        return URI.create("tcp://" + uri.getHost() + ":" + (uri.getPort() < 0 ? 6379 : uri.getPort()));
+    }
+
     @Test
     void tcpClassifiesReadyRefusedDnsAndTimeout() {
-        assertEquals(ProbeState.READY, Probes.tcp("127.0.0.1", 6379).check(Duration.ofSeconds(1)).state());
+        URI redis = redis();
+        assertEquals(ProbeState.READY, Probes.tcp(redis.getHost(), redis.getPort()).check(Patience.REPLY).state());
         int free = FreePorts.next();
-        ProbeResult refused = Probes.tcp("127.0.0.1", free).check(Duration.ofSeconds(1));
+        ProbeResult refused = Probes.tcp("127.0.0.1", free).check(Patience.REPLY);
         assertEquals(ProbeState.REFUSED, refused.state(), refused.toString());
         assertEquals("nothing accepts connections on 127.0.0.1:" + free, refused.detail());
-        ProbeResult dns = Probes.forUrl("tcp://no-such-host.invalid:80").check(Duration.ofSeconds(1));
+        ProbeResult dns = Probes.forUrl("tcp://no-such-host.invalid:80").check(Patience.REPLY);
         assertEquals(ProbeState.DNS, dns.state(), dns.toString());
         assertEquals("host 'no-such-host.invalid' does not resolve", dns.detail());
         // a TCP probe cannot see a black hole: the proxy accepts, so it is "ready" (why protocol probes exist)
-        try (TcpProxy proxy = TcpProxy.forward("127.0.0.1", 6379)) {
+        try (TcpProxy proxy = TcpProxy.forward(redis.getHost(), redis.getPort())) {
             proxy.mode(TcpProxy.Mode.BLACKHOLE);
-            assertEquals(ProbeState.READY, Probes.tcp("127.0.0.1", proxy.port()).check(Duration.ofSeconds(1)).state());
+            assertEquals(ProbeState.READY, Probes.tcp("127.0.0.1", proxy.port()).check(Patience.REPLY).state());
         }
     }
 
@@ -47,15 +57,15 @@ class NetProbeTest {
             String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/health?token=s3cret-tok";
             var probe = Probes.http(url);
             assertEquals("http://127.0.0.1:" + server.getAddress().getPort() + "/health?token=****", probe.target());
-            ProbeResult r = probe.check(Duration.ofSeconds(2));
+            ProbeResult r = probe.check(Patience.REPLY);
             assertEquals(ProbeState.LOADING, r.state(), r.toString());
             assertEquals("HTTP 503: answers, but not healthy yet", r.detail());
             status.set(401);
-            assertEquals(ProbeState.AUTH, probe.check(Duration.ofSeconds(2)).state());
+            assertEquals(ProbeState.AUTH, probe.check(Patience.REPLY).state());
             status.set(404);
-            assertEquals(ProbeState.MISSING, probe.check(Duration.ofSeconds(2)).state());
+            assertEquals(ProbeState.MISSING, probe.check(Patience.REPLY).state());
             status.set(204);
-            r = probe.check(Duration.ofSeconds(2));
+            r = probe.check(Patience.REPLY);
             assertEquals(ProbeState.READY, r.state(), r.toString());
             assertEquals("HTTP 204", r.detail());
         } finally {
@@ -65,11 +75,12 @@ class NetProbeTest {
 
     @Test
     void httpAgainstOtherProtocolsAndBlackHoles() {
-        ProbeResult redis = Probes.http("http://127.0.0.1:6379/").check(Duration.ofSeconds(2));
-        assertEquals(ProbeState.PROTOCOL, redis.state(), redis.toString());
-        ProbeResult refused = Probes.http("http://127.0.0.1:" + FreePorts.next() + "/").check(Duration.ofSeconds(1));
+        URI redis = redis();
+        ProbeResult notHttp = Probes.http("http://" + redis.getHost() + ":" + redis.getPort() + "/").check(Patience.REPLY);
+        assertEquals(ProbeState.PROTOCOL, notHttp.state(), notHttp.toString());
+        ProbeResult refused = Probes.http("http://127.0.0.1:" + FreePorts.next() + "/").check(Patience.REPLY);
         assertEquals(ProbeState.REFUSED, refused.state(), refused.toString());
-        try (TcpProxy proxy = TcpProxy.forward("127.0.0.1", 6379)) {
+        try (TcpProxy proxy = TcpProxy.forward(redis.getHost(), redis.getPort())) {
             proxy.mode(TcpProxy.Mode.BLACKHOLE);
             ProbeResult hole = Probes.http("http://127.0.0.1:" + proxy.port() + "/").check(Duration.ofMillis(400));
             assertEquals(ProbeState.TIMEOUT, hole.state(), hole.toString());

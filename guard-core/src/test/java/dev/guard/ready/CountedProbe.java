@@ -1,0 +1,67 @@
+package dev.guard.ready;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Test helper: a real probe that counts the checks made through it, so a test can wait until
+ * the gate has really tried N times (for example against a closed port) instead of sleeping
+ * and hoping that enough attempts fit in the pause on a busy machine.
+ */
+public final class CountedProbe implements Probe {
+
+    private final Probe real;
+    private final AtomicInteger checks = new AtomicInteger();
+
+    public CountedProbe(Probe real) {
+        this.real = real;
+    }
+
+    @Override
+    public String kind() {
+        return real.kind();
+    }
+
+    @Override
+    public String target() {
+        return real.target();
+    }
+
+    @Override
+    public ProbeResult check(Duration attemptTimeout) {
+        try {
+            return real.check(attemptTimeout);
+        } finally {
+            synchronized (checks) {
+                checks.incrementAndGet();
+                checks.notifyAll();
+            }
+        }
+    }
+
+    /** Checks finished so far. */
+    public int checks() {
+        return checks.get();
+    }
+
+    /** Waits (at most {@code bound}) until {@code n} checks have finished; fails saying how many did. */
+    public void awaitChecks(int n, Duration bound) throws InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        synchronized (checks) {
+            while (checks.get() < n) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new AssertionError("only " + checks.get() + " of " + n + " checks of " + target()
+                            + " finished within " + bound.toSeconds() + " s");
+                }
+                TimeUnit.NANOSECONDS.timedWait(checks, left);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        real.close();
+    }
+}
