@@ -45,6 +45,7 @@ public final class TcpProxy implements AutoCloseable {
     private final Object modeLock = new Object();
     private volatile Mode mode = Mode.REFUSE;
     private volatile ServerSocket server;
+    private volatile Thread acceptor;
     private volatile int port;
     private volatile boolean closed;
 
@@ -127,9 +128,10 @@ public final class TcpProxy implements AutoCloseable {
             }
             port = socket.getLocalPort();
             server = socket;
-            Thread acceptor = new Thread(() -> acceptLoop(socket), "tcp-proxy-accept-" + port);
-            acceptor.setDaemon(true);
-            acceptor.start();
+            Thread thread = new Thread(() -> acceptLoop(socket), "tcp-proxy-accept-" + port);
+            thread.setDaemon(true);
+            acceptor = thread;
+            thread.start();
         } catch (IOException e) {
             throw new IllegalStateException("TcpProxy could not open a server socket: " + e, e);
         }
@@ -215,14 +217,33 @@ public final class TcpProxy implements AutoCloseable {
         }
     }
 
+    /**
+     * Closes the listening socket and returns only once the kernel has stopped listening. While
+     * the acceptor thread sits in accept(2), that call holds the socket open: close() only
+     * signals the thread, and until it wakes (late, on a busy machine) the socket is still
+     * LISTENing and completes the handshake of every connect. So wait for the acceptor to end.
+     */
     private void closeServer() {
         ServerSocket current = server;
+        Thread thread = acceptor;
         server = null;
+        acceptor = null;
         if (current != null) {
             try {
                 current.close();
             } catch (IOException e) {
                 // already closed
+            }
+        }
+        if (thread != null && thread != Thread.currentThread()) {
+            try {
+                thread.join(Patience.PROCESS.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (thread.isAlive()) {
+                throw new IllegalStateException(this + ": the accept thread did not end within "
+                        + Patience.PROCESS.toSeconds() + " s of closing the listening socket");
             }
         }
     }

@@ -103,6 +103,24 @@ class TcpProxyTest {
     }
 
     @Test
+    void refuseIsInForceTheMomentModeReturnsEveryTime() {
+        // the acceptor thread blocked in accept(2) keeps the socket listening after close() until it
+        // wakes; a connect in that window used to succeed (seen in CI on a busy machine)
+        try (TcpProxy proxy = TcpProxy.forward(redis.host(), redis.port())) {
+            for (int i = 0; i < 300; i++) {
+                proxy.mode(TcpProxy.Mode.REFUSE);
+                int round = i;
+                assertThrows(ConnectException.class, () -> {
+                    try (Socket s = new Socket()) {
+                        s.connect(new InetSocketAddress(proxy.host(), proxy.port()), 2000);
+                    }
+                }, () -> "connect accepted right after REFUSE, round " + round);
+                proxy.mode(TcpProxy.Mode.FORWARD);
+            }
+        }
+    }
+
+    @Test
     void refuseKeepsThePortFromEveryoneElseUntilForwardTakesItBack() throws IOException {
         try (TcpProxy proxy = TcpProxy.forward(redis.host(), redis.port())) {
             proxy.mode(TcpProxy.Mode.REFUSE);
