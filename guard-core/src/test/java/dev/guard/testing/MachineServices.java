@@ -29,7 +29,7 @@ public final class MachineServices {
     public static final String AMQP_ENV = "GUARD_TEST_AMQP_URL";
     public static final String NATS_ENV = "GUARD_TEST_NATS_URL";
 
-    static final String REDIS_START = "redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save \"\" "
+    public static final String REDIS_START = "redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save \"\" "
             + "--appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log";
     static final String AMQP_START = "rabbitmq-server -detached";
     static final String NATS_START = "start-stop-daemon --start --oknodo --background --exec /usr/sbin/nats-server -- "

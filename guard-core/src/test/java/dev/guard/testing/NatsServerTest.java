@@ -28,7 +28,7 @@ class NatsServerTest {
         try (NatsServer nats = NatsServer.builder().build()) {
             assertEquals("nats://127.0.0.1:" + nats.port(), nats.url());
             assertFalse(nats.isRunning());
-            Options options = new Options.Builder().server(nats.url()).connectionTimeout(Duration.ofSeconds(1))
+            Options options = new Options.Builder().server(nats.url()).connectionTimeout(Patience.REPLY)
                     .noReconnect().build();
             assertThrows(IOException.class, () -> Nats.connect(options), "nothing listens before start()");
 

@@ -18,9 +18,9 @@ public final class NoLeakedProcesses implements BeforeAllCallback, AfterAllCallb
 
     private final java.time.Duration grace;
 
-    /** Gives leftover children 5 s to exit. */
+    /** Gives leftover children 30 s to exit (a hang guard; it returns as soon as they are gone). */
     public NoLeakedProcesses() {
-        this(java.time.Duration.ofSeconds(5));
+        this(java.time.Duration.ofSeconds(30)); // bounded wait for children to exit; a dying JVM on a busy machine can take seconds
     }
 
     NoLeakedProcesses(java.time.Duration grace) {

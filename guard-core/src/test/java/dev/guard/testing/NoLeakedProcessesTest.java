@@ -35,7 +35,7 @@ class NoLeakedProcessesTest {
 
     @Test
     void aStoppedServerIsNotALeak() throws Exception {
-        NoLeakedProcesses extension = new NoLeakedProcesses(Duration.ofSeconds(3));
+        NoLeakedProcesses extension = new NoLeakedProcesses(Patience.WAIT);
         ExtensionContext context = fakeContext();
         extension.beforeAll(context);
         RedisServer.builder().build().start().close();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.guard.drain.HandBackFailedException;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import dev.guard.testing.Patience;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -43,20 +44,21 @@ class CrashSafeListQueueTest {
              ListReaper reaper = ListReaper.builder(client, queue).every(Duration.ofMillis(200)).build().start();
              CrashSafeListQueue other = CrashSafeListQueue.builder(client, queue).workerId("survivor")
                      .pollTimeout(Duration.ofMillis(200)).reapEvery(Duration.ZERO).build()) {
-            worker.awaitLine("FETCHED job-k", Duration.ofSeconds(90));
+            worker.awaitLine("FETCHED job-k", Patience.PROCESS);
             String processing = queue + ":processing:child-" + worker.pid();
             assertEquals(List.of(payload), redis.sync().lrange(processing, 0, -1), "the queue keeps a copy while it runs");
             assertEquals(0L, redis.sync().llen(queue));
 
             worker.sigkill();
             long died = System.nanoTime();
-            assertEquals(137, worker.awaitExit(Duration.ofSeconds(30)));
+            assertEquals(137, worker.awaitExit(Patience.PROCESS));
             Optional<RedisJob> again = Optional.empty();
-            while (again.isEmpty() && System.nanoTime() - died < Duration.ofSeconds(15).toNanos()) {
+            while (again.isEmpty() && System.nanoTime() - died < Patience.WAIT.toNanos()) {
                 again = other.fetch();
             }
             long millis = (System.nanoTime() - died) / 1_000_000;
-            assertTrue(again.isPresent(), "the reaper did not return job-k within 15 s of the worker's SIGKILL; "
+            assertTrue(again.isPresent(), "the reaper did not return job-k within " + Patience.WAIT.toSeconds()
+                    + " s of the worker's SIGKILL; "
                     + "queue=" + redis.sync().lrange(queue, 0, -1) + " processing=" + redis.sync().lrange(processing, 0, -1));
             assertEquals(payload, again.get().payload());
             assertEquals("1", redis.sync().hget(queue + ":interruptions", payload));

@@ -1,6 +1,6 @@
 package dev.guard.queue.redis;
 
-import java.time.Duration;
+import dev.guard.testing.Patience;
 
 /** Test helper: polls a reaper until it reaps something (bounded). */
 final class ReapResult0 {
@@ -8,7 +8,7 @@ final class ReapResult0 {
     private ReapResult0() {}
 
     static ReapResult awaitReap(ListReaper reaper) throws InterruptedException {
-        long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        long until = System.nanoTime() + Patience.WAIT.toNanos();
         while (System.nanoTime() < until) {
             ReapResult r = reaper.reapOnce();
             if (!r.isEmpty()) {
@@ -16,6 +16,6 @@ final class ReapResult0 {
             }
             Thread.sleep(50);
         }
-        throw new AssertionError("the reaper found no dead worker within 10 s");
+        throw new AssertionError("the reaper found no dead worker within " + Patience.WAIT.toSeconds() + " s");
     }
 }

@@ -26,8 +26,9 @@ final class SharedRedisKeys implements AutoCloseable {
             return new SharedRedisKeys(client, client.connect(), prefix);
         } catch (RuntimeException e) {
             client.shutdown();
-            throw new AssertionError("this test needs Redis on 127.0.0.1:6379 (start it with .ci/run or"
-                    + " `redis-server --daemonize yes`): " + e, e);
+            throw new AssertionError("this test needs the Redis at " + dev.guard.config.Redaction.maskText(uri)
+                    + " (set " + dev.guard.testing.MachineServices.REDIS_ENV + ", or start it with .ci/run or `"
+                    + dev.guard.testing.MachineServices.REDIS_START + "`): " + e, e);
         }
     }
 

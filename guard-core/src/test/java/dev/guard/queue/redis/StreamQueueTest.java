@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.api.StatefulRedisConnection;
+import dev.guard.testing.Patience;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -59,8 +60,8 @@ class StreamQueueTest {
             a.close(); // consumer a dies holding the entry: no XACK
 
             long t0 = System.nanoTime();
-            RedisJob claimed = fetchWithin(b, Duration.ofSeconds(10)).orElseThrow(
-                    () -> new AssertionError("consumer b did not claim job-s1 within 10 s"));
+            RedisJob claimed = fetchWithin(b, Patience.WAIT).orElseThrow(
+                    () -> new AssertionError("consumer b did not claim job-s1 within " + Patience.WAIT.toSeconds() + " s"));
             long millis = (System.nanoTime() - t0) / 1_000_000;
             assertEquals("job-s1", claimed.id());
             assertEquals(first.entryId(), claimed.entryId());
@@ -78,12 +79,17 @@ class StreamQueueTest {
         redis.sync().xadd(stream, Map.of("job", "job-poison"));
         for (int i = 1; i <= 2; i++) {
             try (StreamQueue dying = consumer("dying-" + i, 2)) {
-                assertEquals("job-poison", fetchWithin(dying, Duration.ofSeconds(10)).orElseThrow().id());
+                assertEquals("job-poison", fetchWithin(dying, Patience.WAIT).orElseThrow().id());
             } // closes without ack
         }
         try (StreamQueue survivor = consumer("survivor", 2)) {
-            Optional<RedisJob> none = fetchWithin(survivor, Duration.ofSeconds(1));
-            assertTrue(none.isEmpty(), "the entry interrupted twice (limit 2) must not be delivered again: " + none);
+            // fetch until the survivor has claimed the idle entry and dead-lettered it (bounded):
+            // no fetch on the way may deliver it
+            long until = System.nanoTime() + Patience.WAIT.toNanos();
+            while (survivor.deadLettered() == 0 && System.nanoTime() < until) {
+                Optional<RedisJob> none = survivor.fetch();
+                assertTrue(none.isEmpty(), "the entry interrupted twice (limit 2) must not be delivered again: " + none);
+            }
             assertEquals(1, survivor.deadLettered());
         }
         List<StreamMessage<String, String>> dead = redis.sync().xrange(stream + ":dead", io.lettuce.core.Range.create("-", "+"));
@@ -104,7 +110,9 @@ class StreamQueueTest {
             redis.sync().xadd(stream, Map.of("job", "job-h"));
             RedisJob job = a.fetch().orElseThrow();
             a.handBack(job);
-            RedisJob again = b.fetch().orElseThrow(() -> new AssertionError("b did not claim the handed-back entry"));
+            // claim min-idle is 10 min: a claim within the bound proves it did not wait for idle
+            RedisJob again = fetchWithin(b, Patience.WAIT).orElseThrow(
+                    () -> new AssertionError("b did not claim the handed-back entry"));
             assertEquals(job.entryId(), again.entryId());
             assertEquals(2, again.deliveries());
         }

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The RabbitMQ sink against the machine's RabbitMQ on 127.0.0.1:5672 (a unique queue per test). */
+/** The RabbitMQ sink against the machine's RabbitMQ (GUARD_TEST_AMQP_URL or 127.0.0.1:5672; a unique queue per test). */
 class AmqpDeadLettersTest extends SkewContract {
 
     Connection connection;
@@ -69,8 +69,10 @@ class AmqpDeadLettersTest extends SkewContract {
             DeadLetter letter = new DeadLetter(new byte[] {'x'}, Outcome.REJECTED, "r", List.of(), List.of(), null,
                     SourceInfo.amqp("in", "1"), "job-unroutable", null, "c", null);
             DeadLetterException e = assertThrows(DeadLetterException.class, () -> toNowhere.write(letter));
+            java.net.URI broker = java.net.URI.create(MachineServices.amqpUri());
+            String hostPort = broker.getHost() + ":" + (broker.getPort() < 0 ? 5672 : broker.getPort());
             assertEquals("dead letter for job job-unroutable returned unroutable by rabbitmq exchange 'amq.direct' routing key '"
-                    + unique + "-unbound' on 127.0.0.1:5672: no queue is bound for it; bind a queue, the job is not acknowledged",
+                    + unique + "-unbound' on " + hostPort + ": no queue is bound for it; bind a queue, the job is not acknowledged",
                     e.getMessage());
         } finally {
             toNowhere.close();

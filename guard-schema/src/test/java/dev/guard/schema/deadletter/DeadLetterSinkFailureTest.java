@@ -28,10 +28,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(NoLeakedProcesses.class)
 class DeadLetterSinkFailureTest {
 
+    /** The sink's write timeout: room for a cold lettuce connect on a busy machine. */
+    private static final Duration SINK_TIMEOUT = Duration.ofSeconds(10);
+
     @Test
     void stoppedRedisMakesHandleThrowAndLeavesTheJobMissing() {
         try (RedisServer redis = RedisServer.builder().build().start()) {
-            RedisListDeadLetters sink = RedisListDeadLetters.connect(redis.uri(), "dead", Duration.ofSeconds(2));
+            RedisListDeadLetters sink = RedisListDeadLetters.connect(redis.uri(), "dead", SINK_TIMEOUT);
             try {
                 JobBoundary<Accepted> boundary = JobBoundary.builder().schemas(Jobs.schemas()).jobType("send-email")
                         .deadLetters(sink).consumer("mailer").build();

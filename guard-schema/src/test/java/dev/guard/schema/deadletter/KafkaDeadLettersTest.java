@@ -9,6 +9,7 @@ import dev.guard.schema.boundary.SourceInfo;
 import dev.guard.schema.deadletter.kafka.KafkaDeadLetters;
 import dev.guard.testing.KafkaBroker;
 import dev.guard.testing.NoLeakedProcesses;
+import dev.guard.testing.Patience;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -83,7 +84,7 @@ class KafkaDeadLettersTest extends SkewContract {
             TopicPartition tp = new TopicPartition(unique, 0);
             c.assign(List.of(tp));
             c.seekToBeginning(List.of(tp));
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            long deadline = System.nanoTime() + Patience.WAIT.toNanos();
             while (out.size() < n && System.nanoTime() < deadline) {
                 for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(500))) {
                     Map<String, String> meta = new HashMap<>();

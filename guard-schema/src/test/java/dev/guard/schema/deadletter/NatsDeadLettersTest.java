@@ -19,6 +19,7 @@ import io.nats.client.api.MessageInfo;
 import io.nats.client.api.StorageType;
 import io.nats.client.api.StreamConfiguration;
 import io.nats.client.impl.Headers;
+import dev.guard.testing.Patience;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The NATS sink (core publish) against the machine's NATS on 127.0.0.1:4222: the test subscribes to
+ * The NATS sink (core publish) against the machine's NATS (GUARD_TEST_NATS_URL or 127.0.0.1:4222): the test subscribes to
  * a unique subject before publishing. A second test uses JetStream with a unique stream.
  */
 class NatsDeadLettersTest extends SkewContract {
@@ -42,7 +43,7 @@ class NatsDeadLettersTest extends SkewContract {
     void connect() throws Exception {
         nats = Nats.connect(MachineServices.natsUrl());
         sub = nats.subscribe(unique + ".dead");
-        nats.flush(Duration.ofSeconds(5));
+        nats.flush(Patience.REPLY);
     }
 
     @Override
@@ -59,7 +60,7 @@ class NatsDeadLettersTest extends SkewContract {
     List<ReadBack> readBack(int n) throws Exception {
         List<ReadBack> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            Message m = sub.nextMessage(Duration.ofSeconds(5));
+            Message m = sub.nextMessage(Patience.REPLY);
             assertNotNull(m, "letter " + (i + 1) + " of " + n + " not received on " + unique + ".dead");
             out.add(new ReadBack(m.getData(), meta(m.getHeaders())));
         }
