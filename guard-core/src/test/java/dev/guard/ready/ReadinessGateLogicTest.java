@@ -11,6 +11,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
@@ -152,18 +153,67 @@ class ReadinessGateLogicTest {
     }
 
     @Test
-    void nonRetryableStateStopsAtOnceWithoutSleeping() {
+    void nonRetryableStateStopsTheWholeWaitAtOnceWithoutSleeping() {
         FakeTime time = new FakeTime();
         AtomicInteger calls = new AtomicInteger();
         AtomicInteger other = new AtomicInteger();
-        ReadinessGate gate = ReadinessGate.builder()
-                .probe(scripted(time, n -> ProbeState.AUTH, calls))
-                .deadline(Duration.ofSeconds(60)).clock(time).sleeper(time).build();
-        ReadinessReport report = gate.await();
-        assertEquals(ReadinessReport.Outcome.NOT_RETRYABLE, report.outcome());
-        assertEquals(1, calls.get());
-        assertEquals(List.of(), time.sleeps);
-        assertEquals(0, other.get());
+        CountDownLatch otherChecking = new CountDownLatch(1);
+        CountDownLatch releaseOther = new CountDownLatch(1);
+        // the AUTH answer comes only once the other target's first check is under way, and that check
+        // does not finish until the test is done: the gate must not wait for it (nor retry either target)
+        Probe auth = scripted(time, n -> {
+            awaitUninterruptibly(otherChecking);
+            return ProbeState.AUTH;
+        }, calls);
+        Probe stillChecking = new Probe() {
+            @Override
+            public String kind() {
+                return "kafka";
+            }
+
+            @Override
+            public String target() {
+                return "kafka:9092";
+            }
+
+            @Override
+            public ProbeResult check(Duration attemptTimeout) {
+                other.incrementAndGet();
+                otherChecking.countDown();
+                awaitUninterruptibly(releaseOther);
+                return new ProbeResult(kind(), target(), ProbeState.LOADING, "", "", 1, Duration.ZERO);
+            }
+        };
+        try {
+            ReadinessReport report = ReadinessGate.builder().probe(auth).probe(stillChecking)
+                    .deadline(Duration.ofSeconds(5)).clock(time).sleeper(time).build().await();
+            assertEquals(ReadinessReport.Outcome.NOT_RETRYABLE, report.outcome(),
+                    "an AUTH answer must end the wait at once, not at the deadline:\n" + report.render());
+            assertEquals(1, calls.get(), "the AUTH target must be checked exactly once");
+            assertEquals(1, other.get(), "the other target must have been checked once and never again");
+            assertEquals(List.of(), time.sleeps, "nothing may sleep after a non-retryable answer");
+            assertEquals(ProbeState.AUTH, report.results().get(0).state(), report.render());
+            ProbeResult unfinished = report.results().get(1);
+            assertEquals(ProbeState.TIMEOUT, unfinished.state(), "the other target's check never finished: " + report.render());
+            assertEquals("no attempt finished before the wait ended", unfinished.detail());
+        } finally {
+            releaseOther.countDown();
+        }
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                latch.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test

@@ -3,15 +3,18 @@ package dev.guard.testing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.GetResponse;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.nats.client.Nats;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -58,8 +61,20 @@ class MachineServicesTest {
     }
 
     @Test
-    void sharedAmqpAnswers() {
-        assertTrue(MachineServices.amqpUri().startsWith("amqp"));
+    void sharedAmqpAnswers() throws Exception {
+        ConnectionFactory factory = new ConnectionFactory();
+        factory.setUri(MachineServices.amqpUri());
+        try (Connection connection = factory.newConnection(); Channel channel = connection.createChannel()) {
+            assertEquals("RabbitMQ", String.valueOf(connection.getServerProperties().get("product")),
+                    "amqpUri() must lead to the machine's RabbitMQ");
+            // a server-named, exclusive queue: private to this connection, gone when it closes
+            String queue = channel.queueDeclare().getQueue();
+            String body = MachineServices.uniqueName("guard-fixtures-amqp");
+            channel.basicPublish("", queue, null, body.getBytes(StandardCharsets.UTF_8));
+            GetResponse got = channel.basicGet(queue, true);
+            assertNotNull(got, "the message published to " + queue + " must come back");
+            assertEquals(body, new String(got.getBody(), StandardCharsets.UTF_8), "the message must come back unchanged");
+        }
     }
 
     @Test

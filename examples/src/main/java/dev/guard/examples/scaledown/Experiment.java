@@ -92,6 +92,11 @@ public final class Experiment {
         return rows;
     }
 
+    /** Where a mode's run records how many jobs it queued (LLEN of the queue right after the pushes). */
+    static String enqueued(String prefix) {
+        return prefix + ":enqueued";
+    }
+
     /** One mode's run. */
     private static final class Trial {
         private final ExperimentConfig config;
@@ -130,6 +135,8 @@ public final class Experiment {
                 List<String> batch = ids.subList(from, Math.min(ids.size(), from + 1000));
                 redis.lpush(queue, batch.toArray(new String[0]));
             }
+            // Redis's own count of what was queued, before any worker runs (kept with the keys for inspection)
+            redis.set(enqueued(prefix), Long.toString(redis.llen(queue)));
             out.printf("%s: %d jobs queued, starting %d workers (log: %s)%n", mode.label(), ids.size(), config.workers(), log);
             long start = System.nanoTime();
             int terminated = 0;
@@ -293,7 +300,7 @@ public final class Experiment {
                 }
             }
             return new Row(mode, terminated, lost.size(), number(prefix + ":handedback"), number(prefix + ":reaped"), twice,
-                    written.size(), dead.size(), millis, List.copyOf(lost));
+                    written.size(), dead.size(), millis, List.copyOf(lost), prefix);
         }
 
         private long number(String key) {
@@ -302,6 +309,9 @@ public final class Experiment {
         }
 
         private void cleanUp() {
+            if (config.keepKeys()) {
+                return;
+            }
             List<String> keys = redis.keys(prefix + ":*");
             if (!keys.isEmpty()) {
                 redis.del(keys.toArray(new String[0]));

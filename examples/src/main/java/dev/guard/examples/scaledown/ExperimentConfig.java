@@ -19,6 +19,7 @@ public final class ExperimentConfig {
     private final String redisUri;
     private final String redisServer;
     private final String workDir;
+    private final boolean keepKeys;
 
     ExperimentConfig(Builder b) {
         this.jobs = b.jobs;
@@ -32,13 +33,14 @@ public final class ExperimentConfig {
         this.redisUri = b.redisUri;
         this.redisServer = b.redisServer;
         this.workDir = b.workDir;
+        this.keepKeys = b.keepKeys;
     }
 
     public static Builder builder() {
         return new Builder();
     }
 
-    /** {@code --jobs N --workers N --events N --per-event N --grace-ms N --safety-ms N --slow-one-in N --modes a,b --redis-uri U --redis-server PATH --work-dir DIR}. */
+    /** {@code --jobs N --workers N --events N --per-event N --grace-ms N --safety-ms N --slow-one-in N --modes a,b --redis-uri U --redis-server PATH --work-dir DIR --keep-keys true|false}. */
     public static ExperimentConfig parse(String... args) {
         Builder b = builder();
         for (int i = 0; i < args.length; i++) {
@@ -65,8 +67,10 @@ public final class ExperimentConfig {
                 case "--redis-uri" -> b.redisUri(v);
                 case "--redis-server" -> b.redisServer(v);
                 case "--work-dir" -> b.workDir(v);
+                case "--keep-keys" -> b.keepKeys(Boolean.parseBoolean(v));
                 default -> throw new IllegalArgumentException("unknown option " + a + "; options: --jobs --workers --events"
-                        + " --per-event --grace-ms --safety-ms --slow-one-in --modes --redis-uri --redis-server --work-dir");
+                        + " --per-event --grace-ms --safety-ms --slow-one-in --modes --redis-uri --redis-server --work-dir"
+                        + " --keep-keys");
             }
         }
         return b.build();
@@ -84,6 +88,8 @@ public final class ExperimentConfig {
     public String redisUri() { return redisUri; }
     public String redisServer() { return redisServer; }
     public String workDir() { return workDir; }
+    /** Leave each mode's keys ({@link Row#keyPrefix()}{@code :*}) in Redis for inspection instead of deleting them. */
+    public boolean keepKeys() { return keepKeys; }
 
     @Override
     public String toString() {
@@ -104,6 +110,7 @@ public final class ExperimentConfig {
         private String redisUri;
         private String redisServer;
         private String workDir = "target/scaledown";
+        private boolean keepKeys;
 
         Builder() {}
 
@@ -118,6 +125,7 @@ public final class ExperimentConfig {
         public Builder redisUri(String redisUri) { this.redisUri = redisUri; return this; }
         public Builder redisServer(String redisServer) { this.redisServer = redisServer; return this; }
         public Builder workDir(String workDir) { this.workDir = Objects.requireNonNull(workDir); return this; }
+        public Builder keepKeys(boolean keepKeys) { this.keepKeys = keepKeys; return this; }
 
         public ExperimentConfig build() {
             if (jobs < 1 || workers < 1 || events < 0 || perEvent < 0 || perEvent > workers || slowOneIn < 1) {

@@ -5,10 +5,11 @@ import java.util.List;
 /**
  * One mode's outcome, reconciled by id: workers terminated, ids that never reached the sink
  * (lost), hand-backs, jobs the reaper returned, ids written more than once, distinct ids in
- * the sink, dead-lettered ids, wall time.
+ * the sink, dead-lettered ids, wall time; the Redis key prefix of the mode's run (its keys are
+ * deleted after the run unless {@link ExperimentConfig#keepKeys()}).
  */
 public record Row(Mode mode, int terminated, int lost, long handedBack, long reaped, int processedTwice,
-        int distinctResults, long deadLettered, long millis, List<String> lostIds) {
+        int distinctResults, long deadLettered, long millis, List<String> lostIds, String keyPrefix) {
 
     static String header() {
         return String.format("| %-32s | %10s | %5s | %11s | %18s | %15s | %8s |", "worker", "terminated", "lost",

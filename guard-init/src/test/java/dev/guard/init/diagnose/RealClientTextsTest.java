@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -47,17 +48,43 @@ class RealClientTextsTest {
         return String.join("\n", s.files().get(file));
     }
 
+    /** The {@code *-captured} scenario directories stored under src/test/resources/diagnose. */
+    private static Set<String> storedCaptures() throws IOException {
+        try (Stream<Path> dirs = Files.list(DiagnoseScenariosTest.root())) {
+            return dirs.filter(Files::isDirectory).map(d -> d.getFileName().toString())
+                    .filter(n -> n.endsWith(CapturedScenarios.SUFFIX)).collect(Collectors.toCollection(TreeSet::new));
+        }
+    }
+
+    @Test
+    void theLiveCapturesAreExactlyTheStoredOnesAndCoverEveryCause() throws IOException {
+        Set<String> stored = storedCaptures();
+        assertFalse(stored.isEmpty(), "no *" + CapturedScenarios.SUFFIX + " scenario is stored under "
+                + DiagnoseScenariosTest.root());
+        Set<String> names = live.stream().map(CapturedScenarios.Scenario::name).collect(Collectors.toCollection(TreeSet::new));
+        assertEquals(live.size(), names.size(), "every live capture must have its own name: " + names);
+        assertEquals(stored, names, "the live captures must be exactly the stored *" + CapturedScenarios.SUFFIX + " scenarios");
+        Set<String> causes = live.stream().map(CapturedScenarios.Scenario::expected).collect(Collectors.toCollection(TreeSet::new));
+        assertEquals(Set.of("cause: env-drift", "cause: startup-race", "cause: dependency-down", "cause: redis-loading",
+                "cause: oom-or-probe-kill"), causes, "the causes the real clients' texts are captured for");
+    }
+
     @Test
     void everyLiveCaptureIsClassifiedAsExpected() throws IOException {
+        assertEquals(storedCaptures(), live.stream().map(CapturedScenarios.Scenario::name)
+                .collect(Collectors.toCollection(TreeSet::new)), "the captures to classify");
         List<String> wrong = new ArrayList<>();
+        int classified = 0;
         for (CapturedScenarios.Scenario s : live) {
             String[] r = DiagnoseScenariosTest.run(tmp.resolve(s.name()));
             String first = r[1].lines().findFirst().orElse("");
             if (!first.equals(s.expected())) {
                 wrong.add(s.name() + ": expected '" + s.expected() + "', got:\n" + r[1] + r[2]);
             }
+            classified++;
         }
         assertTrue(wrong.isEmpty(), String.join("\n\n", wrong));
+        assertEquals(storedCaptures().size(), classified, "every stored capture must have been classified");
     }
 
     @Test
@@ -119,6 +146,7 @@ class RealClientTextsTest {
 
     @Test
     void storedCapturedScenariosMatchTheLiveClients() throws IOException {
+        assertFalse(live.isEmpty(), "no live capture to compare with the stored ones");
         Path stored = DiagnoseScenariosTest.root();
         List<String> drift = new ArrayList<>();
         for (CapturedScenarios.Scenario s : live) {
