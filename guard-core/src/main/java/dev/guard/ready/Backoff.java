@@ -72,8 +72,12 @@ public final class Backoff {
         var b = RetryPolicy.<ProbeResult>builder()
                 .handleResultIf(r -> r == null || r.state() != ProbeState.READY)
                 .abortIf(r -> r != null && !r.state().retryable())
-                .withMaxRetries(-1)
-                .withBackoff(initial, max, factor);
+                .withMaxRetries(-1);
+        if (max.equals(initial)) {
+            b.withDelay(initial); // a constant interval: failsafe's withBackoff needs initial < max
+        } else {
+            b.withBackoff(initial, max, factor);
+        }
         if (jitter > 0) {
             b.withJitter(jitter);
         }

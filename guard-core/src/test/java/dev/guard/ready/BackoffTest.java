@@ -26,6 +26,13 @@ class BackoffTest {
     }
 
     @Test
+    void aCapEqualToTheInitialDelayIsAConstantInterval() {
+        // build() accepts max == initial; failsafe's withBackoff would reject it when the gate starts
+        Backoff b = Backoff.builder().initial(ms(50)).max(ms(50)).jitter(0).build();
+        assertArrayEquals(new Duration[] {ms(50), ms(50), ms(50)}, b.delays(REFUSED, 3));
+    }
+
+    @Test
     void customScheduleIsExact() {
         Backoff b = Backoff.builder().initial(ms(5)).max(ms(100)).factor(3).jitter(0).build();
         assertArrayEquals(new Duration[] {ms(5), ms(15), ms(45), ms(100), ms(100)}, b.delays(REFUSED, 5));
