@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,6 +22,11 @@ import org.junit.jupiter.api.io.TempDir;
 class ComposeFileTest {
     static final Path COMPOSE_DIR = Manifests.repoRoot().resolve("compose");
     static final Path FILE = COMPOSE_DIR.resolve("docker-compose.yml");
+    /**
+     * Hang guard for {@code docker-compose config -q}: offline it parses one file in about a
+     * second (a cold Python start); minutes only if it hangs, and then the test fails with its output.
+     */
+    static final Duration COMPOSE_CONFIG_BOUND = Duration.ofSeconds(120);
 
     static Map<String, Object> services() throws IOException {
         return Manifests.map(Manifests.load(FILE), "services");
@@ -37,14 +42,8 @@ class ComposeFileTest {
             throw new AssertionError("docker-compose is not installed: apt-get install -y docker-compose "
                     + "(.ci/run installs it); it validates Compose files offline");
         }
-        Process p = new ProcessBuilder(bin.toString(), "-f", file.toString(), "config", "-q")
-                .redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("docker-compose config did not finish in 60 s");
-        }
-        return new String[] {String.valueOf(p.exitValue()), out};
+        BoundedRun.Result r = BoundedRun.run(List.of(bin.toString(), "-f", file.toString(), "config", "-q"), COMPOSE_CONFIG_BOUND);
+        return new String[] {String.valueOf(r.exit()), r.output()};
     }
 
     @Test

@@ -11,18 +11,28 @@ import org.junit.jupiter.api.Test;
 /** {@code guard-init healthcheck}: one attempt, exit 0 or 1 (the LOADING case is in {@link WaitCommandTest}). */
 class HealthcheckCommandTest {
 
+    /**
+     * Bound of the one attempt against a service that answers: it ends with the reply, so the
+     * bound costs nothing, but it must outlast a cold client's first connection on a loaded
+     * 2-core machine (class loading alone takes seconds there; the default is 2 s).
+     */
+    static final String ANSWERED_ATTEMPT_TIMEOUT = "30s";
+
     @Test
     void readyServicesAreHealthy() {
-        Cli.Result r = Cli.run(Map.of(), "healthcheck", MachineServices.redisUri(), MachineServices.natsUrl());
+        String redis = MachineServices.redisUri();
+        String nats = MachineServices.natsUrl();
+        Cli.Result r = Cli.run(Map.of(), "healthcheck", redis, nats, "--attempt-timeout", ANSWERED_ATTEMPT_TIMEOUT);
         assertEquals(0, r.code(), r.toString());
-        assertTrue(r.out().contains("healthy   redis 127.0.0.1:6379: ready (PONG)"), r.toString());
-        assertTrue(r.out().contains("healthy   nats 127.0.0.1:4222: ready"), r.toString());
+        assertTrue(r.out().contains("healthy   redis " + WaitCommandTest.hostPort(redis) + ": ready (PONG)"), r.toString());
+        assertTrue(r.out().contains("healthy   nats " + WaitCommandTest.hostPort(nats) + ": ready"), r.toString());
     }
 
     @Test
-    void aClosedPortOrABadUrlIsUnhealthyWithExit1() throws Exception {
+    void aClosedPortOrABadUrlIsUnhealthyWithExit1() {
         int port = WaitCommandTest.closedPort();
-        Cli.Result r = Cli.run(Map.of(), "healthcheck", MachineServices.redisUri(), "redis://127.0.0.1:" + port);
+        Cli.Result r = Cli.run(Map.of(), "healthcheck", MachineServices.redisUri(), "redis://127.0.0.1:" + port,
+                "--attempt-timeout", ANSWERED_ATTEMPT_TIMEOUT);
         assertEquals(ExitCodes.UNHEALTHY, r.code(), r.toString());
         assertTrue(r.err().contains("UNHEALTHY redis 127.0.0.1:" + port + ": refused"), r.toString());
         assertTrue(r.err().contains("do: start the service"), r.toString());
@@ -33,7 +43,8 @@ class HealthcheckCommandTest {
 
     @Test
     void targetsFromGuardWaitAndJsonOutput() throws Exception {
-        Cli.Result r = Cli.run(Map.of("GUARD_WAIT", MachineServices.redisUri()), "healthcheck", "--json");
+        Cli.Result r = Cli.run(Map.of("GUARD_WAIT", MachineServices.redisUri(), "GUARD_ATTEMPT_TIMEOUT", ANSWERED_ATTEMPT_TIMEOUT),
+                "healthcheck", "--json");
         assertEquals(0, r.code(), r.toString());
         assertEquals("ready", new ObjectMapper().readTree(r.out()).path("targets").path(0).path("state").asText());
         Cli.Result none = Cli.run(Map.of(), "healthcheck");

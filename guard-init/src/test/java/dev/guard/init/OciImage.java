@@ -9,10 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPInputStream;
 
 /**
@@ -108,16 +108,16 @@ final class OciImage {
         }
     }
 
+    /** Hang guard for one tar run (the largest layer unpacks in seconds even on a loaded machine). */
+    static final Duration TAR_BOUND = Duration.ofSeconds(300);
+
     static void sh(List<String> cmd) throws IOException {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         try {
-            String out = new String(p.getInputStream().readAllBytes());
-            if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                p.destroyForcibly();
-                throw new IOException(String.join(" ", cmd) + " failed: " + out);
+            BoundedRun.Result r = BoundedRun.run(cmd, TAR_BOUND);
+            if (r.exit() != 0) {
+                throw new IOException(String.join(" ", cmd) + " exited with " + r.exit() + ": " + r.output());
             }
         } catch (InterruptedException e) {
-            p.destroyForcibly();
             Thread.currentThread().interrupt();
             throw new IOException("interrupted: " + cmd, e);
         }

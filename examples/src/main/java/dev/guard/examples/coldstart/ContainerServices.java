@@ -80,6 +80,13 @@ final class ContainerServices implements StackServices {
     }
   }
 
+  /**
+   * From the container's port listening to its first reply (LOADING or PONG): milliseconds on an
+   * idle machine, seconds when a 2-core machine is busy; only a Redis that never answers waits
+   * this long.
+   */
+  private static final Duration FIRST_REPLY_BOUND = Duration.ofSeconds(60);
+
   private static final class ContainerRedis implements RedisHandle {
     private final int port;
     private final int preloadKeys;
@@ -129,7 +136,7 @@ final class ContainerServices implements StackServices {
               "--key-load-delay", "20", "--loading-process-events-interval-bytes", "1024")
           .waitingFor(Wait.forListeningPort());
       container.start();
-      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      long deadline = System.nanoTime() + FIRST_REPLY_BOUND.toNanos();
       while (System.nanoTime() < deadline) {
         String reply = ping();
         if (reply.startsWith("-LOADING") || reply.startsWith("+PONG")) {
@@ -138,7 +145,8 @@ final class ContainerServices implements StackServices {
         }
         sleep(5);
       }
-      throw new IllegalStateException("Redis container on port " + port + " never answered PING within 10 s");
+      throw new IllegalStateException("Redis container on port " + port + " never answered PING within "
+          + FIRST_REPLY_BOUND.toSeconds() + " s of its port listening; container logs: " + container.getLogs());
     }
 
     @Override

@@ -1,7 +1,7 @@
 package dev.guard.examples.scaledown;
 
+import dev.guard.testing.FreePorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +10,13 @@ import java.util.concurrent.TimeUnit;
 
 /** A private redis-server on a free port for the experiment (no persistence), stopped on close. */
 final class LocalRedis implements AutoCloseable {
+
+    /**
+     * How long redis-server may take to accept connections: well under a second on an idle
+     * machine, but a 2-core machine busy with other builds can delay a fresh process for
+     * seconds. Only a server that never comes up waits this long.
+     */
+    static final long START_BOUND_SECONDS = 60;
 
     private final Process process;
     private final int port;
@@ -28,17 +35,21 @@ final class LocalRedis implements AutoCloseable {
             throw new IllegalStateException("redis-server not found at " + bin + ": install it (apt-get install redis-server),"
                     + " pass --redis-server PATH, or use an existing Redis with --redis-uri redis://host:port");
         }
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
+        // held by this JVM until it exits (bound, never listening): no other process can take it
+        // between here and redis-server's bind, which succeeds because redis-server uses SO_REUSEADDR
+        int port = FreePorts.next();
         Path dir = Files.createTempDirectory("guard-scaledown-redis");
         Process p = new ProcessBuilder(List.of(bin, "--port", Integer.toString(port), "--bind", "127.0.0.1",
                 "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--maxclients", "10000"))
                 .redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start();
         LocalRedis r = new LocalRedis(p, port);
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        Path log = dir.resolve("redis.log");
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_BOUND_SECONDS);
         while (System.nanoTime() < until) {
+            if (!p.isAlive()) {
+                throw new IllegalStateException("redis-server on port " + port + " exited with " + p.exitValue()
+                        + " before accepting connections; its log is " + log);
+            }
             try (Socket s = new Socket("127.0.0.1", port)) {
                 return r;
             } catch (IOException notYet) {
@@ -46,8 +57,8 @@ final class LocalRedis implements AutoCloseable {
             }
         }
         r.close();
-        throw new IllegalStateException("redis-server on port " + port + " did not accept connections within 10 s; see "
-                + dir.resolve("redis.log"));
+        throw new IllegalStateException("redis-server on port " + port + " did not accept connections within "
+                + START_BOUND_SECONDS + " s; its log is " + log);
     }
 
     String uri() {

@@ -3,12 +3,16 @@ package dev.guard.examples.stack;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.guard.examples.coldstart.ProcessSpec;
 import dev.guard.testing.FreePorts;
 import dev.guard.testing.NoLeakedProcesses;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -23,18 +27,32 @@ class GuardedWorkerConfigTest {
 
   private record Result(int exit, String output) {}
 
+  /**
+   * Hang guard for one worker run: a cold JVM on a loaded 2-core machine that stops on its
+   * config, or after a 2 s readiness deadline, exits within seconds; a worker that does not
+   * exit by then has hung, and the test fails with its output.
+   */
+  private static final Duration WORKER_EXIT_BOUND = Duration.ofSeconds(120);
+
   private static Result runWorker(Map<String, String> env) throws IOException, InterruptedException {
+    Path log = Files.createTempFile("guarded-worker-config", ".log");
     ProcessBuilder pb = new ProcessBuilder(ProcessSpec.java(GuardedWorker.class).command());
     pb.environment().keySet().removeIf(k -> k.endsWith("_URL") || k.startsWith("GUARD_"));
     pb.environment().putAll(env);
-    pb.redirectErrorStream(true);
+    // output to a file, not a pipe read to its end: a hung worker cannot block the test before the bounded wait
+    pb.redirectErrorStream(true).redirectOutput(log.toFile())
+        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
     Process p = pb.start();
     try {
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertTrue(p.waitFor(60, TimeUnit.SECONDS), "worker did not exit; output:\n" + out);
-      return new Result(p.exitValue(), out);
+      if (!p.waitFor(WORKER_EXIT_BOUND.toMillis(), TimeUnit.MILLISECONDS)) {
+        p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        fail("worker did not exit within " + WORKER_EXIT_BOUND.toSeconds() + " s (killed); output:\n"
+            + Files.readString(log, StandardCharsets.UTF_8));
+      }
+      return new Result(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
     } finally {
       p.destroyForcibly();
+      Files.deleteIfExists(log);
     }
   }
 

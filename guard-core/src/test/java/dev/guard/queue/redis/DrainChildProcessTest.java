@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.guard.testing.MachineServices;
 import dev.guard.testing.RedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -17,7 +18,8 @@ import org.junit.jupiter.api.Test;
 /** A real child JVM worker receiving a real SIGTERM (and SIGKILL). Uses the machine's Redis with unique keys. */
 class DrainChildProcessTest {
 
-    static final String SHARED_REDIS = "redis://127.0.0.1:6379";
+    /** The machine's Redis (GUARD_TEST_REDIS_URL or 127.0.0.1:6379), checked to answer; fails saying how to start it. */
+    static final String SHARED_REDIS = MachineServices.redisUri();
 
     private final String queue = "guard-test:drain:" + UUID.randomUUID();
     private SharedRedisKeys shared;

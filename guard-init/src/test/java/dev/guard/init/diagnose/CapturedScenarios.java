@@ -1,9 +1,11 @@
 package dev.guard.init.diagnose;
 
+import dev.guard.init.LoadingHold;
 import dev.guard.testing.MachineServices;
 import dev.guard.testing.RedisServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +31,8 @@ import java.util.Map;
 final class CapturedScenarios {
     static final Instant T0 = Instant.parse("2026-11-30T02:00:00.000000123Z");
     static final String SUFFIX = "-captured";
+    /** Hang guard for the rest of the load after the release (under a second unloaded). */
+    static final Duration LOADED_BOUND = Duration.ofSeconds(120);
 
     /** A scenario: files (name to lines), the expected cause line, extra CLI args. */
     record Scenario(String name, Map<String, List<String>> files, String expected, List<String> args, String source) {}
@@ -59,8 +63,9 @@ final class CapturedScenarios {
                 "env-drift", List.of("--endpoint", "rabbitmq:5672"), "amqp-client ConnectionFactory.newConnection() to localhost:<closed port>"));
         out.add(scenario("k8s-amqp-client-refused-race", Map.of("worker.log", boot(bootSvc, attempts(amqpRefused, 3, 1.0, jobs(10)))),
                 "startup-race", List.of("--endpoint", "rabbitmq:5672"), "amqp-client ConnectionFactory.newConnection() to a closed port"));
-        MachineServices.amqpUri();
-        List<String> access = RealClientTexts.amqp("127.0.0.1", 5672, "guest", "wrongpw");
+        URI rabbit = URI.create(MachineServices.amqpUri());
+        List<String> access = RealClientTexts.amqp(rabbit.getHost(), rabbit.getPort() < 0 ? 5672 : rabbit.getPort(), "guest",
+                "wrongpw");
         out.add(scenario("compose-amqp-client-access-refused", Map.of("worker.log", boot(bootSvc, attempts(access, 5, 5.0, List.of()))),
                 "env-drift", List.of("--endpoint", "rabbitmq:5672"), "amqp-client against the machine's RabbitMQ, guest/wrongpw"));
 
@@ -79,7 +84,9 @@ final class CapturedScenarios {
         out.add(scenario("compose-kafka-clients-race", Map.of("worker.log", attempts(service(kafkaLocal, "kafka"), 2, 2.0, jobs(10))),
                 "startup-race", List.of("--endpoint", "kafka:9092"), "kafka-clients, localhost replaced by the service name kafka"));
 
-        try (RedisServer redis = RedisServer.builder().preloadKeys(40000).build().startLoading()) {
+        // held in LOADING until released below, so lettuce meets a loading Redis and the kill lands
+        // mid-load however slowly this machine runs
+        try (RedisServer redis = LoadingHold.start()) {
             List<String> loading = RealClientTexts.lettuceLoading(redis.uri());
             out.add(scenario("compose-lettuce-loading-first-seconds", Map.of("worker.log", attempts(loading, 3, 0.7, jobs(10))),
                     "startup-race", List.of(), "lettuce-core PING against a redis-server that answers -LOADING"));
@@ -88,7 +95,8 @@ final class CapturedScenarios {
             // kill it mid-load and start it again: its own log shows two starts without a ready between
             redis.kill();
             redis.startLoading();
-            redis.awaitLoaded(Duration.ofSeconds(60));
+            LoadingHold.release(redis);
+            redis.awaitLoaded(LOADED_BOUND);
             List<String> serverLog = Files.readAllLines(redis.logFile(), StandardCharsets.UTF_8);
             Map<String, List<String>> files = new LinkedHashMap<>();
             files.put("worker.log", attempts(loading, 20, 1.0, List.of()));

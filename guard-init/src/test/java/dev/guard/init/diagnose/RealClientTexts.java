@@ -25,10 +25,22 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  */
 final class RealClientTexts {
     static final String UNKNOWN_HOST = "no-such-host.invalid";
+    /**
+     * kafka-clients' default.api.timeout.ms here: the Admin must log at least one refused
+     * connection attempt before the call gives up, and on a loaded 2-core machine its fresh
+     * network thread can take seconds to make the first one. The call always runs this long
+     * (nothing ever answers), so it is generous but not unbounded.
+     */
+    static final int KAFKA_API_TIMEOUT_MS = 10_000;
+    /**
+     * amqp-client's handshake timeout against the machine's RabbitMQ (wrong password): a busy
+     * broker on a loaded machine can take seconds to answer; ACCESS_REFUSED comes as soon as it does.
+     */
+    static final int AMQP_HANDSHAKE_TIMEOUT_MS = 60_000;
 
     private RealClientTexts() {}
 
-    /** A port on 127.0.0.1 nobody listens on (bound, then released). */
+    /** A port on 127.0.0.1 that refuses connects for this JVM's life: held by {@link FreePorts}, so no other process can take it. */
     static int closedPort() {
         return FreePorts.next();
     }
@@ -80,6 +92,7 @@ final class RealClientTexts {
         f.setUsername(user);
         f.setPassword(password);
         f.setConnectionTimeout(3000);
+        f.setHandshakeTimeout(AMQP_HANDSHAKE_TIMEOUT_MS);
         f.setAutomaticRecoveryEnabled(false);
         try (com.rabbitmq.client.Connection c = f.newConnection("guard-diagnose-capture")) {
             throw new AssertionError("amqp-client connected to " + host + ":" + port + " (" + c.isOpen()
@@ -118,7 +131,7 @@ final class RealClientTexts {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, host + ":" + port);
         p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "1500");
-        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "2500");
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, Integer.toString(KAFKA_API_TIMEOUT_MS));
         p.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "200");
         List<String> out = new ArrayList<>();
         PrintStream saved = System.err;
