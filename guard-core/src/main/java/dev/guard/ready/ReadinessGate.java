@@ -227,8 +227,10 @@ public final class ReadinessGate implements AutoCloseable {
                 Instant now = clock.instant();
                 ProbeResult r = raw.withAttempt(attempt, Duration.between(start, now));
                 if (r.state() == ProbeState.TIMEOUT && timeout.compareTo(attemptTimeout) < 0
-                        && latest.get(index) != null && !isPositive(Duration.between(now, deadlineAt))) {
-                    // an attempt cut short by the deadline says nothing new: keep the last full attempt's state
+                        && latest.get(index) != null) {
+                    // an attempt cut short by the deadline says nothing new: keep the last full attempt's
+                    // state. (Whether the clock has passed the deadline does not matter: a client's own
+                    // timer may fire a few ms early, and the next attempt would only be shorter still.)
                     break;
                 }
                 if (r.ready()) {
