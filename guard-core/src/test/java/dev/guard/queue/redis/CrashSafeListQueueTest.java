@@ -25,7 +25,7 @@ class CrashSafeListQueueTest {
 
     @BeforeEach
     void connect() {
-        shared = SharedRedisKeys.open(DrainChildProcessTest.SHARED_REDIS, queue);
+        shared = SharedRedisKeys.open(DrainChildProcessTest.sharedRedis(), queue);
         client = shared.client;
         redis = shared.redis;
     }
@@ -39,7 +39,7 @@ class CrashSafeListQueueTest {
     void aJobOfASigkilledWorkerIsReturnedByTheReaperWithinSeconds() throws Exception {
         String payload = DrainChildProcessTest.job("job-k", 600); // 60 s: it is still running when killed
         redis.sync().lpush(queue, payload);
-        try (ChildJvm worker = ChildJvm.start(DrainWorkerMain.class, DrainChildProcessTest.SHARED_REDIS, queue, "crashsafe",
+        try (ChildJvm worker = ChildJvm.start(DrainWorkerMain.class, DrainChildProcessTest.sharedRedis(), queue, "crashsafe",
                 "30000", "5000", "100");
              ListReaper reaper = ListReaper.builder(client, queue).every(Duration.ofMillis(200)).build().start();
              CrashSafeListQueue other = CrashSafeListQueue.builder(client, queue).workerId("survivor")

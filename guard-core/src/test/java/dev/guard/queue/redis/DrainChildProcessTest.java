@@ -19,7 +19,10 @@ import org.junit.jupiter.api.Test;
 class DrainChildProcessTest {
 
     /** The machine's Redis (GUARD_TEST_REDIS_URL or 127.0.0.1:6379), checked to answer; fails saying how to start it. */
-    static final String SHARED_REDIS = MachineServices.redisUri();
+    /** The machine's Redis (GUARD_TEST_REDIS_URL or 127.0.0.1:6379), checked; fails saying how to start it. */
+    static String sharedRedis() {
+        return MachineServices.redisUri();
+    }
 
     private final String queue = "guard-test:drain:" + UUID.randomUUID();
     private SharedRedisKeys shared;
@@ -28,7 +31,7 @@ class DrainChildProcessTest {
 
     @BeforeEach
     void connect() {
-        shared = SharedRedisKeys.open(SHARED_REDIS, queue);
+        shared = SharedRedisKeys.open(sharedRedis(), queue);
         client = shared.client;
         redis = shared.redis;
     }
@@ -45,7 +48,7 @@ class DrainChildProcessTest {
     @Test
     void sigtermLetsTheJobFinishAndExitsZeroWithAReceipt() throws Exception {
         redis.sync().lpush(queue, job("job-1", 5));
-        try (ChildJvm worker = ChildJvm.start(DrainWorkerMain.class, SHARED_REDIS, queue, "fallback", "3000", "500", "100")) {
+        try (ChildJvm worker = ChildJvm.start(DrainWorkerMain.class, sharedRedis(), queue, "fallback", "3000", "500", "100")) {
             worker.awaitLine("FETCHED job-1", Duration.ofSeconds(90));
             worker.sigterm();
             int exit = worker.awaitExit(Duration.ofSeconds(30));
@@ -62,7 +65,7 @@ class DrainChildProcessTest {
     void aJobPastTheDeadlineIsHandedBackUnchangedToTheFallbackList() throws Exception {
         String payload = job("job-slow", 100); // 10 s of 100 ms steps, grace 1 s
         redis.sync().lpush(queue, payload);
-        try (ChildJvm worker = ChildJvm.start(DrainWorkerMain.class, SHARED_REDIS, queue, "fallback", "1000", "500", "100")) {
+        try (ChildJvm worker = ChildJvm.start(DrainWorkerMain.class, sharedRedis(), queue, "fallback", "1000", "500", "100")) {
             worker.awaitLine("FETCHED job-slow", Duration.ofSeconds(90));
             long t0 = System.nanoTime();
             worker.sigterm();
@@ -82,7 +85,7 @@ class DrainChildProcessTest {
     @Test
     void aJvmShutdownByAnotherSignalStillWaitsForTheJobThroughTheFallbackHook() throws Exception {
         redis.sync().lpush(queue, job("job-hup", 5));
-        try (ChildJvm worker = ChildJvm.start(DrainWorkerMain.class, SHARED_REDIS, queue, "fallback", "3000", "500", "100")) {
+        try (ChildJvm worker = ChildJvm.start(DrainWorkerMain.class, sharedRedis(), queue, "fallback", "3000", "500", "100")) {
             worker.awaitLine("FETCHED job-hup", Duration.ofSeconds(90));
             Process hup = new ProcessBuilder("kill", "-HUP", Long.toString(worker.pid())).start();
             assertEquals(0, hup.waitFor(), "kill -HUP " + worker.pid());

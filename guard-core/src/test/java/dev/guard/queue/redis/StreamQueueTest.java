@@ -26,7 +26,7 @@ class StreamQueueTest {
 
     @BeforeEach
     void connect() {
-        shared = SharedRedisKeys.open(DrainChildProcessTest.SHARED_REDIS, stream);
+        shared = SharedRedisKeys.open(DrainChildProcessTest.sharedRedis(), stream);
         client = shared.client;
         redis = shared.redis;
     }
