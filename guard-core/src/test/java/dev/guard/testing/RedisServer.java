@@ -35,6 +35,14 @@ public final class RedisServer implements AutoCloseable {
             DateTimeFormatter.ofPattern("dd MMM yyyy HH:mm:ss.SSS", Locale.ROOT);
     private static final Duration START_TIMEOUT = Duration.ofSeconds(20); // generous: 2 cores shared by many builds
     private static final String HOST = "127.0.0.1";
+    /**
+     * Per-key load delay of {@link Builder#heldLoading()}: with 40,000 keys at least 80 s of
+     * LOADING (a hang guard, never waited out: the test ends it with {@link #finishLoading()}).
+     * Redis still answers every 1024 loaded bytes, about 25 keys: within about 50 ms.
+     */
+    static final int HELD_DELAY_MICROS = 2000;
+    /** Bound of the command that ends a held load: a busy machine may delay the reply, never this long. */
+    private static final int RELEASE_TIMEOUT_MILLIS = 30_000;
     /** The image used where no local redis-server exists but Docker runs; same version as on the CI machine. */
     static final String IMAGE = "redis:7.0.15";
 
@@ -147,6 +155,20 @@ public final class RedisServer implements AutoCloseable {
             Children.sleep(5);
         }
         throw failure("no -LOADING reply within " + START_TIMEOUT.toSeconds() + " s (last: " + last + ")");
+    }
+
+    /**
+     * Lets a load finish now: {@code CONFIG SET key-load-delay 0}, which Redis serves while it
+     * loads, so the rest of the dataset loads at full speed. With {@link Builder#heldLoading()}
+     * a test keeps the server LOADING for as long as it needs to observe that, then calls this:
+     * the end of loading is the test's decision, not a race against the machine's speed.
+     * A later loading-mode {@link #restart()} holds again.
+     */
+    public void finishLoading() {
+        String reply = call(RELEASE_TIMEOUT_MILLIS, "CONFIG", "SET", "key-load-delay", "0");
+        if (!reply.startsWith("+OK")) {
+            throw failure("CONFIG SET key-load-delay 0 answered '" + reply + "'");
+        }
     }
 
     /** Sends PING now: true iff the reply is {@code -LOADING}; false on any other reply or no connection. */
@@ -395,6 +417,14 @@ public final class RedisServer implements AutoCloseable {
             }
             this.preloadKeys = n;
             return this;
+        }
+
+        /**
+         * Loading mode that lasts until the test calls {@link RedisServer#finishLoading()}
+         * ({@code --key-load-delay} {@value RedisServer#HELD_DELAY_MICROS} us; minutes of LOADING).
+         */
+        public Builder heldLoading() {
+            return keyLoadDelayMicros(HELD_DELAY_MICROS);
         }
 
         /** {@code --key-load-delay} in microseconds per key in loading mode (default 20). */

@@ -156,7 +156,7 @@ class WaitCommandTest {
     @Test
     void loadingRedisIsWaitedForUntilItAnswersPong() throws InterruptedException {
         // held in LOADING until released below: the CLI meets a loading Redis however slowly it starts
-        try (RedisServer redis = LoadingHold.start()) {
+        try (RedisServer redis = RedisServer.builder().heldLoading().build().startLoading()) {
             String target = "redis 127.0.0.1:" + redis.port();
             // the one attempt may take its time: Redis answers it (LOADING), it never waits for the bound
             Cli.Result health = Cli.run(Map.of(), "healthcheck", redis.uri(), "--attempt-timeout", "30s");
@@ -176,7 +176,7 @@ class WaitCommandTest {
             try {
                 // released only once the CLI has reported loading, so "loading, then ready" holds by construction
                 await(() -> out.toString().contains(target + ": loading"), "'" + target + ": loading'", out, err);
-                LoadingHold.release(redis);
+                redis.finishLoading();
                 t.join(CLI_BOUND.toMillis());
                 assertFalse(t.isAlive(), "wait did not return within " + CLI_BOUND.toSeconds() + " s of the release: "
                         + out + err);

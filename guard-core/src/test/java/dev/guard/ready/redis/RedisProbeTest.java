@@ -38,13 +38,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(NoLeakedProcesses.class)
 class RedisProbeTest {
 
-    /**
-     * Per-key load delay for the loading tests: 40,000 keys x 100 us keep Redis LOADING for at
-     * least 4 s by construction (Redis sleeps that long whatever the machine does), far more
-     * than one attempt of a warm probe needs to see it.
-     */
-    private static final int SLOW_LOAD_MICROS = 100;
-
     @BeforeAll
     static void warmUp() {
         Warm.clients(); // the first lettuce connection in a JVM loads classes for seconds on a busy machine
@@ -52,14 +45,19 @@ class RedisProbeTest {
 
     @Test
     void reallyLoadingRedisIsLoadingWithProgressUntilLoadedThenReady() throws Exception {
-        try (RedisServer redis = RedisServer.builder().preloadKeys(40_000).keyLoadDelayMicros(SLOW_LOAD_MICROS).build()
-                .startLoading()) {
+        // held LOADING until the gate has seen it 3 times: the load ends when the test says so
+        try (RedisServer redis = RedisServer.builder().preloadKeys(40_000).heldLoading().build().startLoading()) {
             Recorder rec = new Recorder();
-            try (ReadinessGate gate = ReadinessGate.builder().probe(Probes.redis(redis.uri()))
+            CountedProbe probe = new CountedProbe(Probes.redis(redis.uri()));
+            try (ReadinessGate gate = ReadinessGate.builder().probe(probe)
                     .deadline(Patience.WAIT).attemptTimeout(Patience.REPLY).listener(rec).build()) {
+                CompletableFuture<ReadinessReport> waiting = CompletableFuture.supplyAsync(gate::await);
+                probe.awaitChecks(3, Patience.WAIT);
+                assertTrue(redis.isLoading(), "still held in LOADING: " + redis.ping());
+                redis.finishLoading();
                 CompletableFuture<Instant> loaded = CompletableFuture.supplyAsync(
                         () -> redis.awaitLoaded(Patience.WAIT));
-                ReadinessReport report = gate.await();
+                ReadinessReport report = waiting.get(Patience.WAIT.toSeconds(), TimeUnit.SECONDS);
                 String target = "127.0.0.1:" + redis.port();
                 assertTrue(report.ready(), report.render());
                 assertEquals(List.of(ProbeState.LOADING, ProbeState.READY), rec.states(target));
@@ -73,7 +71,7 @@ class RedisProbeTest {
                         "READY seen at " + readySeen + " before loading ended at " + loadedAt);
                 ProbeResult last = report.results().get(0);
                 assertEquals("PONG", last.detail());
-                assertTrue(last.attempt() >= 2, "at least one attempt while loading, then the ready one: " + last);
+                assertTrue(last.attempt() >= 4, "3 attempts while loading, then the ready one: " + last);
             }
         }
     }
@@ -101,21 +99,22 @@ class RedisProbeTest {
 
     @Test
     void flipBackAfterRestartIsCaughtByTheStableWindow() throws Exception {
-        try (RedisServer redis = RedisServer.builder().preloadKeys(20_000).keyLoadDelayMicros(SLOW_LOAD_MICROS).build()
-                .startLoading()) {
+        try (RedisServer redis = RedisServer.builder().preloadKeys(20_000).heldLoading().build().startLoading()) {
+            redis.finishLoading();
             redis.awaitLoaded(Patience.WAIT);
             Recorder rec = new Recorder();
             String target = "127.0.0.1:" + redis.port();
             // the flip happens inside the first READY report, on the gate's own thread: the gate
             // cannot finish its stable window before the server is down, however slow this machine is
             AtomicBoolean flipped = new AtomicBoolean();
+            CountDownLatch loadingAgain = rec.when(r -> r.state() == ProbeState.LOADING);
             java.util.concurrent.atomic.AtomicReference<RuntimeException> flipFailed = new java.util.concurrent.atomic.AtomicReference<>();
             ReadinessListener flipOnFirstReady = (previous, current) -> {
                 rec.onStateChange(previous, current);
                 if (current.ready() && flipped.compareAndSet(false, true)) {
                     try {
                         redis.kill();
-                        redis.restart(); // loading mode again: -LOADING for at least 2 s (20,000 keys x 100 us)
+                        redis.restart(); // loading mode again, held until the gate has seen LOADING
                     } catch (RuntimeException e) {
                         flipFailed.set(e);
                         throw e;
@@ -126,6 +125,8 @@ class RedisProbeTest {
                     .deadline(Patience.WAIT).attemptTimeout(Duration.ofSeconds(1))
                     .stableFor(Duration.ofMillis(1500)).listener(flipOnFirstReady).build()) {
                 CompletableFuture<ReadinessReport> waiting = CompletableFuture.supplyAsync(gate::await);
+                rec.await(loadingAgain, Patience.WAIT, "LOADING after the restart");
+                redis.finishLoading();
                 ReadinessReport report = waiting.get(Patience.WAIT.toSeconds(), TimeUnit.SECONDS);
                 assertTrue(flipped.get(), "the server was never ready before the flip: " + rec.changes());
                 if (flipFailed.get() != null) {

@@ -1,6 +1,5 @@
 package dev.guard.init.diagnose;
 
-import dev.guard.init.LoadingHold;
 import dev.guard.testing.MachineServices;
 import dev.guard.testing.RedisServer;
 import java.io.IOException;
@@ -86,7 +85,7 @@ final class CapturedScenarios {
 
         // held in LOADING until released below, so lettuce meets a loading Redis and the kill lands
         // mid-load however slowly this machine runs
-        try (RedisServer redis = LoadingHold.start()) {
+        try (RedisServer redis = RedisServer.builder().heldLoading().build().startLoading()) {
             List<String> loading = RealClientTexts.lettuceLoading(redis.uri());
             out.add(scenario("compose-lettuce-loading-first-seconds", Map.of("worker.log", attempts(loading, 3, 0.7, jobs(10))),
                     "startup-race", List.of(), "lettuce-core PING against a redis-server that answers -LOADING"));
@@ -95,7 +94,7 @@ final class CapturedScenarios {
             // kill it mid-load and start it again: its own log shows two starts without a ready between
             redis.kill();
             redis.startLoading();
-            LoadingHold.release(redis);
+            redis.finishLoading();
             redis.awaitLoaded(LOADED_BOUND);
             List<String> serverLog = Files.readAllLines(redis.logFile(), StandardCharsets.UTF_8);
             Map<String, List<String>> files = new LinkedHashMap<>();
