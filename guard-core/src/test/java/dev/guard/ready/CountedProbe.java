@@ -7,15 +7,23 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Test helper: a real probe that counts the checks made through it, so a test can wait until
  * the gate has really tried N times (for example against a closed port) instead of sleeping
- * and hoping that enough attempts fit in the pause on a busy machine.
+ * and hoping that enough attempts fit in the pause on a busy machine. It can also hold each
+ * check until an event the test names has happened, to fix an order that load could change.
  */
 public final class CountedProbe implements Probe {
 
     private final Probe real;
+    private final Runnable beforeCheck;
     private final AtomicInteger checks = new AtomicInteger();
 
     public CountedProbe(Probe real) {
+        this(real, () -> { });
+    }
+
+    /** Runs {@code beforeCheck} (for example: await a latch) before each check of {@code real}. */
+    public CountedProbe(Probe real, Runnable beforeCheck) {
         this.real = real;
+        this.beforeCheck = beforeCheck;
     }
 
     @Override
@@ -31,6 +39,7 @@ public final class CountedProbe implements Probe {
     @Override
     public ProbeResult check(Duration attemptTimeout) {
         try {
+            beforeCheck.run();
             return real.check(attemptTimeout);
         } finally {
             synchronized (checks) {
