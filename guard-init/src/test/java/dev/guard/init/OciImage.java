@@ -2,6 +2,7 @@ package dev.guard.init;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.guard.testing.BoundedRun;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

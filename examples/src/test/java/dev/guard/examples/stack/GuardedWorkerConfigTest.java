@@ -3,18 +3,14 @@ package dev.guard.examples.stack;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.guard.examples.coldstart.ProcessSpec;
+import dev.guard.testing.BoundedRun;
 import dev.guard.testing.FreePorts;
 import dev.guard.testing.NoLeakedProcesses;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -25,8 +21,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(NoLeakedProcesses.class)
 class GuardedWorkerConfigTest {
 
-  private record Result(int exit, String output) {}
-
   /**
    * Hang guard for one worker run: a cold JVM on a loaded 2-core machine that stops on its
    * config, or after a 2 s readiness deadline, exits within seconds; a worker that does not
@@ -34,31 +28,17 @@ class GuardedWorkerConfigTest {
    */
   private static final Duration WORKER_EXIT_BOUND = Duration.ofSeconds(120);
 
-  private static Result runWorker(Map<String, String> env) throws IOException, InterruptedException {
-    Path log = Files.createTempFile("guarded-worker-config", ".log");
+  private static BoundedRun.Result runWorker(Map<String, String> env) throws IOException, InterruptedException {
     ProcessBuilder pb = new ProcessBuilder(ProcessSpec.java(GuardedWorker.class).command());
     pb.environment().keySet().removeIf(k -> k.endsWith("_URL") || k.startsWith("GUARD_"));
     pb.environment().putAll(env);
     // output to a file, not a pipe read to its end: a hung worker cannot block the test before the bounded wait
-    pb.redirectErrorStream(true).redirectOutput(log.toFile())
-        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-    Process p = pb.start();
-    try {
-      if (!p.waitFor(WORKER_EXIT_BOUND.toMillis(), TimeUnit.MILLISECONDS)) {
-        p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        fail("worker did not exit within " + WORKER_EXIT_BOUND.toSeconds() + " s (killed); output:\n"
-            + Files.readString(log, StandardCharsets.UTF_8));
-      }
-      return new Result(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
-    } finally {
-      p.destroyForcibly();
-      Files.deleteIfExists(log);
-    }
+    return BoundedRun.run(pb, WORKER_EXIT_BOUND);
   }
 
   @Test
   void cacheUrlSetInsteadOfRedisUrlStopsItWithExit78NamingBothNames() throws Exception {
-    Result r = runWorker(Map.of("CACHE_URL", "redis://redis:6379", "JOB_QUEUE", "q"));
+    BoundedRun.Result r = runWorker(Map.of("CACHE_URL", "redis://redis:6379", "JOB_QUEUE", "q"));
     assertEquals(78, r.exit(), r.output());
     assertTrue(r.output().contains("config guard stopped the worker before any connection"), r.output());
     assertTrue(r.output().contains("REDIS_URL"), r.output());
@@ -68,7 +48,7 @@ class GuardedWorkerConfigTest {
 
   @Test
   void loopbackWithoutTheExplicitOptInStopsIt() throws Exception {
-    Result r = runWorker(Map.of("REDIS_URL", "redis://localhost:" + FreePorts.next()));
+    BoundedRun.Result r = runWorker(Map.of("REDIS_URL", "redis://localhost:" + FreePorts.next()));
     assertEquals(78, r.exit(), r.output());
     assertTrue(r.output().toLowerCase().contains("loopback"), r.output());
   }
@@ -76,7 +56,7 @@ class GuardedWorkerConfigTest {
   @Test
   void aRedisThatNeverComesUpEndsTheGateWithExit69AndTheLastState() throws Exception {
     int port = FreePorts.next();
-    Result r = runWorker(Map.of("REDIS_URL", "redis://127.0.0.1:" + port, GuardedWorker.ALLOW_LOOPBACK, "true",
+    BoundedRun.Result r = runWorker(Map.of("REDIS_URL", "redis://127.0.0.1:" + port, GuardedWorker.ALLOW_LOOPBACK, "true",
         "READY_DEADLINE_S", "2"));
     assertEquals(69, r.exit(), r.output());
     assertTrue(r.output().contains("readiness gate gave up"), r.output());

@@ -1,4 +1,4 @@
-package dev.guard.init;
+package dev.guard.testing;
 
 import java.io.File;
 import java.io.IOException;
@@ -16,16 +16,26 @@ import java.util.concurrent.TimeUnit;
  * most a bound; past the bound the child and its descendants are killed and the test fails with
  * what it had printed.
  */
-final class BoundedRun {
+public final class BoundedRun {
     /** Exit code and the merged stdout+stderr. */
-    record Result(int exit, String output) {}
+    public record Result(int exit, String output) {}
 
     private BoundedRun() {}
 
-    static Result run(List<String> command, Duration bound) throws IOException, InterruptedException {
-        Path log = Files.createTempFile("guard-init-child", ".log");
+    /** Runs {@code command} (inheriting this JVM's environment). */
+    public static Result run(List<String> command, Duration bound) throws IOException, InterruptedException {
+        return run(new ProcessBuilder(command), bound);
+    }
+
+    /**
+     * Runs what {@code builder} describes (its command, environment and directory); its stdin,
+     * stdout and stderr are set here: /dev/null in, both outputs to one file.
+     */
+    public static Result run(ProcessBuilder builder, Duration bound) throws IOException, InterruptedException {
+        List<String> command = builder.command();
+        Path log = Files.createTempFile("guard-test-child", ".log");
         try {
-            Process p = new ProcessBuilder(command)
+            Process p = builder
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .redirectErrorStream(true)
                     .redirectOutput(log.toFile())
