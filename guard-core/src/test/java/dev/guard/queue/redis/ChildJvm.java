@@ -35,8 +35,15 @@ final class ChildJvm implements AutoCloseable {
         reader.start();
     }
 
+    /**
+     * Starts {@code main} in a new JVM with SIGHUP at its default disposition. A JVM installs its
+     * shutdown-on-HUP handler only when HUP is not ignored at its start, and children inherit an
+     * ignored HUP from {@code nohup} or a CI agent; {@code perl} (Debian's essential perl-base)
+     * resets it and execs the JVM, which keeps perl's pid.
+     */
     static ChildJvm start(Class<?> main, String... args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(
+                "perl", "-e", "$SIG{HUP} = 'DEFAULT'; exec { $ARGV[0] } @ARGV or die \"exec $ARGV[0]: $!\\n\"",
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"),
                 "-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",

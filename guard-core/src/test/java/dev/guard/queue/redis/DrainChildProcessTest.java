@@ -8,6 +8,7 @@ import dev.guard.testing.MachineServices;
 import dev.guard.testing.RedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import dev.guard.testing.Patience;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -49,14 +50,15 @@ class DrainChildProcessTest {
     void sigtermLetsTheJobFinishAndExitsZeroWithAReceipt() throws Exception {
         redis.sync().lpush(queue, job("job-1", 5));
         try (ChildJvm worker = ChildJvm.start(DrainWorkerMain.class, sharedRedis(), queue, "fallback", "3000", "500", "100")) {
-            worker.awaitLine("FETCHED job-1", Duration.ofSeconds(90));
+            worker.awaitLine("FETCHED job-1", Patience.PROCESS);
             worker.sigterm();
-            int exit = worker.awaitExit(Duration.ofSeconds(30));
+            int exit = worker.awaitExit(Patience.PROCESS);
             assertEquals(0, exit, worker.output());
-            String receipt = worker.awaitLine("guard drain receipt:", Duration.ofSeconds(1));
+            String receipt = worker.awaitLine("guard drain receipt:", Patience.REPLY);
             assertTrue(receipt.contains("reason=SIGTERM fetched=1 done=1 failed=0 handed_back=0 hand_back_failed=0"),
                     receipt);
-            assertTrue(worker.output().contains("\"clean\":true,\"exitCode\":0"), worker.output());
+            // awaited, not read at once: the exit can come before our reader has the child's last lines
+            worker.awaitLine("\"clean\":true,\"exitCode\":0", Patience.REPLY);
             assertEquals("done", redis.sync().hget(queue + ":results", "job-1"));
         }
     }
@@ -66,14 +68,14 @@ class DrainChildProcessTest {
         String payload = job("job-slow", 100); // 10 s of 100 ms steps, grace 1 s
         redis.sync().lpush(queue, payload);
         try (ChildJvm worker = ChildJvm.start(DrainWorkerMain.class, sharedRedis(), queue, "fallback", "1000", "500", "100")) {
-            worker.awaitLine("FETCHED job-slow", Duration.ofSeconds(90));
+            worker.awaitLine("FETCHED job-slow", Patience.PROCESS);
             long t0 = System.nanoTime();
             worker.sigterm();
-            int exit = worker.awaitExit(Duration.ofSeconds(30));
+            int exit = worker.awaitExit(Patience.PROCESS);
             long millis = (System.nanoTime() - t0) / 1_000_000;
             assertEquals(0, exit, worker.output());
-            worker.awaitLine("HANDED_BACK job-slow", Duration.ofSeconds(1));
-            String receipt = worker.awaitLine("guard drain receipt:", Duration.ofSeconds(1));
+            worker.awaitLine("HANDED_BACK job-slow", Patience.REPLY);
+            String receipt = worker.awaitLine("guard drain receipt:", Patience.REPLY);
             assertTrue(receipt.contains("fetched=1 done=0 failed=0 handed_back=1 hand_back_failed=0"), receipt);
             assertEquals(List.of(payload), redis.sync().lrange(queue + ":fallback", 0, -1));
             assertEquals(0L, redis.sync().llen(queue));
@@ -86,13 +88,13 @@ class DrainChildProcessTest {
     void aJvmShutdownByAnotherSignalStillWaitsForTheJobThroughTheFallbackHook() throws Exception {
         redis.sync().lpush(queue, job("job-hup", 5));
         try (ChildJvm worker = ChildJvm.start(DrainWorkerMain.class, sharedRedis(), queue, "fallback", "3000", "500", "100")) {
-            worker.awaitLine("FETCHED job-hup", Duration.ofSeconds(90));
+            worker.awaitLine("FETCHED job-hup", Patience.PROCESS);
             Process hup = new ProcessBuilder("kill", "-HUP", Long.toString(worker.pid())).start();
             assertEquals(0, hup.waitFor(), "kill -HUP " + worker.pid());
-            int exit = worker.awaitExit(Duration.ofSeconds(30));
+            int exit = worker.awaitExit(Patience.PROCESS);
             // the JVM shuts down on SIGHUP (129); the hook held the shutdown until the job was written
             assertEquals(129, exit, worker.output());
-            worker.awaitLine("DONE job-hup", Duration.ofSeconds(1));
+            worker.awaitLine("DONE job-hup", Patience.REPLY);
             assertEquals("done", redis.sync().hget(queue + ":results", "job-hup"));
         }
     }
@@ -108,16 +110,16 @@ class DrainChildProcessTest {
             }
             try (ChildJvm worker = ChildJvm.start(DrainWorkerMain.class, privateRedis.uri(), queue, "fallback", "1000",
                     "500", "100")) {
-                worker.awaitLine("FETCHED job-9", Duration.ofSeconds(90));
+                worker.awaitLine("FETCHED job-9", Patience.PROCESS);
                 privateRedis.kill();
                 worker.sigterm();
-                int exit = worker.awaitExit(Duration.ofSeconds(30));
+                int exit = worker.awaitExit(Patience.PROCESS);
                 assertEquals(70, exit, worker.output());
-                String error = worker.awaitLine("HAND-BACK FAILED for job job-9", Duration.ofSeconds(1));
+                String error = worker.awaitLine("HAND-BACK FAILED for job job-9", Patience.REPLY);
                 assertTrue(error.contains("LPUSH of job job-9 to fallback list '" + queue + ":fallback' did not complete"
                         + " within 500 ms"), error);
                 assertTrue(error.contains("The worker will exit with code 70."), error);
-                String receipt = worker.awaitLine("guard drain receipt:", Duration.ofSeconds(1));
+                String receipt = worker.awaitLine("guard drain receipt:", Patience.REPLY);
                 assertTrue(receipt.contains("fetched=1 done=0 failed=0 handed_back=0 hand_back_failed=1 lost_ids=job-9"),
                         receipt);
                 assertTrue(receipt.endsWith("exit=70"), receipt);
