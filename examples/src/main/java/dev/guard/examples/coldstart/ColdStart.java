@@ -223,9 +223,13 @@ public final class ColdStart {
       Map<String, String> manifestIds = Map.of();
       Instant backendDoneAt = null;
       Instant workerExitSeen = null;
+      Instant workerFirstLineAt = null;
       while (true) {
         forward(run, backendTail, "backend");
         for (String line : forward(run, workerTail, worker.name())) {
+          if (workerFirstLineAt == null) {
+            workerFirstLineAt = Instant.now();
+          }
           Matcher m = StackContract.JOB_LINE.matcher(line);
           if (m.find() && !m.group(2).equals("received")) {
             withOutcome.add(m.group(1));
@@ -257,8 +261,11 @@ public final class ColdStart {
           }
         }
         if (backendDoneAt != null) {
-          Instant since = lastOutcomeAt == null || lastOutcomeAt.isBefore(backendDoneAt) ? backendDoneAt : lastOutcomeAt;
-          if (Duration.between(since, Instant.now()).compareTo(quietPeriod) > 0) {
+          // quiet = the worker is running and says nothing: a JVM still booting on a busy machine
+          // is not quiet yet, so the period counts from its first line at the earliest (a worker
+          // that never prints ends the run at the run timeout instead)
+          Instant since = latest(backendDoneAt, lastOutcomeAt, workerFirstLineAt);
+          if (workerFirstLineAt != null && Duration.between(since, Instant.now()).compareTo(quietPeriod) > 0) {
             listener.event(run, "no new outcome for " + RunReconciliation.seconds(quietPeriod)
                 + " after the backend finished: stopping the run");
             extra.add("stalled: no new outcome line for " + RunReconciliation.seconds(quietPeriod)
@@ -515,6 +522,16 @@ public final class ColdStart {
     }
   }
 
+  private static Instant latest(Instant... instants) {
+    Instant out = Instant.MIN;
+    for (Instant i : instants) {
+      if (i != null && i.isAfter(out)) {
+        out = i;
+      }
+    }
+    return out;
+  }
+
   private static void sleep(long millis) {
     if (millis <= 0) {
       return;
@@ -608,7 +625,10 @@ public final class ColdStart {
       return this;
     }
 
-    /** A run stops when no new outcome appeared this long after the backend finished (default 5 s). */
+    /**
+     * A run stops when the worker, once it has printed its first line, shows no new outcome for
+     * this long after the backend finished (default 5 s).
+     */
     public Builder quietPeriod(Duration value) {
       this.quietPeriod = Objects.requireNonNull(value);
       return this;
