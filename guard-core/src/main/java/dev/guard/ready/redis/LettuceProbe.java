@@ -87,15 +87,19 @@ final class LettuceProbe implements Probe {
             return exchange(c, attemptTimeout, timer);
         } catch (Exception | LinkageError e) {
             dropConnection();
-            if ((reused || handshakeRace(e)) && !timer.remaining(attemptTimeout).isZero()) {
+            Throwable last = e;
+            boolean retry = reused || handshakeRace(e);
+            for (int reconnects = 0; retry && reconnects < MAX_RECONNECTS && !timer.remaining(attemptTimeout).isZero();
+                    reconnects++) {
                 try {
                     return exchange(connection(timer.remaining(attemptTimeout)), attemptTimeout, timer);
                 } catch (Exception | LinkageError again) {
                     dropConnection();
-                    return classify(again, timer.elapsed());
+                    last = again;
+                    retry = handshakeRace(again);
                 }
             }
-            return classify(e, timer.elapsed());
+            return classify(last, timer.elapsed());
         }
     }
 
@@ -158,8 +162,14 @@ final class LettuceProbe implements Probe {
     /**
      * lettuce 6.8 sometimes reports a failed handshake (e.g. WRONGPASS for an ACL user) as
      * {@code IllegalStateException: RedisHandshakeHandler not registered}, losing the server's
-     * reply; a second connect within the same attempt shows the real answer.
+     * reply: its connect listener runs after the failed handshake has closed the channel, which
+     * a busy machine makes likelier. Another connect within the same attempt shows the real
+     * answer; up to {@link #MAX_RECONNECTS} are made while the attempt has time left (seen in a
+     * CI run under load: two connects in a row lost the WRONGPASS).
      */
+    /** Fresh connects within one attempt after a stale connection or lettuce's handshake race. */
+    static final int MAX_RECONNECTS = 4;
+
     private static boolean handshakeRace(Throwable e) {
         for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
             if (c instanceof IllegalStateException && String.valueOf(c.getMessage()).contains("HandshakeHandler")) {
