@@ -116,7 +116,9 @@ class ScaleDownExperimentTest {
     private static void assertModeGuarantee(Row row, Observed seen, String where) {
         switch (row.mode()) {
             case NONE -> {
-                assertTrue(row.lost() > 0, "a worker without SIGTERM handling killed mid-job must lose it: " + where);
+                // not asserted: that this row loses at least one job. Whether a SIGTERMed worker was
+                // mid-job, and whether that 5-14 ms job outlived the JVM's shutdown, is chance: a quiet
+                // run lost 0 jobs to 2 terminations. The loss is the full-size table's (15 of 15).
                 assertTrue(row.lost() <= row.terminated(),
                         "each terminated worker can lose at most the one job it was running: " + where);
                 assertNothingRanTwiceOrWasHandedBackOrReaped(row, where);
@@ -135,7 +137,9 @@ class ScaleDownExperimentTest {
             }
             case CRASH_SAFE -> {
                 assertEquals(List.of(), row.lostIds(), "crash-safe fetch must lose nothing to SIGKILL: " + where);
-                assertTrue(row.reaped() > 0, "SIGKILLed crash-safe workers held jobs the reaper must return: " + where);
+                // each SIGKILLed worker held at most one job for the reaper to return (whether it held one
+                // is chance; CrashSafeListQueueTest kills a worker that surely does)
+                assertTrue(row.reaped() <= row.terminated(), "at most one reaped job per killed worker: " + where);
                 // each SIGKILL can leave at most the one job that worker was running, written but not
                 // acked, to run again (counted over kills, not over the reaper's own count, which the
                 // worker that ran the reaper updates and could itself be killed before it does)
