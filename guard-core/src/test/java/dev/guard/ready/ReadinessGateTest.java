@@ -27,8 +27,7 @@ class ReadinessGateTest {
 
     /** host:port of the machine's Redis, as reports print it. */
     private static String machineRedis() {
-        URI uri = URI.create(MachineServices.redisUri());
-        return uri.getHost() + ":" + (uri.getPort() < 0 ? 6379 : uri.getPort());
+        return MachineServices.hostPort(MachineServices.redisUri());
     }
 
     @Test

@@ -40,6 +40,22 @@ public final class MachineServices {
 
     private MachineServices() {}
 
+    /** {@code host:port} of a service URL as the CLI prints it (the scheme's default port when the URL has none). */
+    public static String hostPort(String url) {
+        URI u = URI.create(url);
+        int port = u.getPort();
+        if (port < 0) {
+            port = switch (u.getScheme()) {
+                case "redis", "rediss" -> 6379;
+                case "amqp" -> 5672;
+                case "amqps" -> 5671;
+                case "nats" -> 4222;
+                default -> throw new IllegalArgumentException("no default port known for " + u.getScheme());
+            };
+        }
+        return u.getHost() + ":" + port;
+    }
+
     /** The shared Redis ({@code GUARD_TEST_REDIS_URL} or {@code redis://127.0.0.1:6379}), checked to answer PONG. */
     public static String redisUri() {
         return checkRedis(fromEnv(REDIS_ENV, "redis://127.0.0.1:6379"), origin(REDIS_ENV));

@@ -66,20 +66,8 @@ class WaitCommandTest {
         assertEquals(0, r.code(), "warm-up wait on the machine's services: " + r);
     }
 
-    /** {@code host:port} of a service URL as the CLI prints it (the scheme's default port when the URL has none). */
     static String hostPort(String url) {
-        URI u = URI.create(url);
-        int port = u.getPort();
-        if (port < 0) {
-            port = switch (u.getScheme()) {
-                case "redis", "rediss" -> 6379;
-                case "amqp" -> 5672;
-                case "amqps" -> 5671;
-                case "nats" -> 4222;
-                default -> throw new IllegalArgumentException("no default port known for " + u.getScheme());
-            };
-        }
-        return u.getHost() + ":" + port;
+        return MachineServices.hostPort(url);
     }
 
     /**

@@ -33,8 +33,7 @@ class AmqpProbeTest {
         ProbeResult r = probe.check(Patience.REPLY);
         assertEquals(ProbeState.READY, r.state(), r.toString());
         assertEquals("handshake and channel ok", r.detail());
-        URI uri = URI.create(MachineServices.amqpUri());
-        assertEquals(uri.getHost() + ":" + (uri.getPort() < 0 ? 5672 : uri.getPort()), r.target());
+        assertEquals(MachineServices.hostPort(MachineServices.amqpUri()), r.target());
     }
 
     @Test

@@ -22,8 +22,7 @@ class NetProbeTest {
 
     /** The machine's Redis (GUARD_TEST_REDIS_URL or 127.0.0.1:6379): a real TCP service that is not HTTP. */
     private static URI redis() {
-        URI uri = URI.create(MachineServices.redisUri());
-        return URI.create("tcp://" + uri.getHost() + ":" + (uri.getPort() < 0 ? 6379 : uri.getPort()));
+        return URI.create("tcp://" + MachineServices.hostPort(MachineServices.redisUri()));
     }
 
     @Test

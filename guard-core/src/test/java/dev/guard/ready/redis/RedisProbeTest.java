@@ -206,8 +206,8 @@ class RedisProbeTest {
 
     @Test
     void blackHoleIsTimeoutWithinTheAttemptTimeout() {
-        URI machine = URI.create(MachineServices.redisUri());
-        try (TcpProxy proxy = TcpProxy.forward(machine.getHost(), machine.getPort() < 0 ? 6379 : machine.getPort())) {
+        URI machine = URI.create("tcp://" + MachineServices.hostPort(MachineServices.redisUri()));
+        try (TcpProxy proxy = TcpProxy.forward(machine.getHost(), machine.getPort())) {
             proxy.mode(TcpProxy.Mode.BLACKHOLE);
             Probe probe = Probes.redis("redis://127.0.0.1:" + proxy.port());
             try {
@@ -226,9 +226,8 @@ class RedisProbeTest {
 
     @Test
     void otherProtocolOnThePortIsProtocolAndUnknownHostIsDnsAndClosedPortIsRefused() {
-        URI natsUrl = URI.create(MachineServices.natsUrl());
         // the machine's NATS greets with INFO {...}
-        Probe nats = Probes.redis("redis://" + natsUrl.getHost() + ":" + (natsUrl.getPort() < 0 ? 4222 : natsUrl.getPort()));
+        Probe nats = Probes.redis("redis://" + MachineServices.hostPort(MachineServices.natsUrl()));
         Probe dns = Probes.redis("redis://no-such-host.invalid:6379");
         Probe closed = Probes.redis("redis://127.0.0.1:" + dev.guard.testing.FreePorts.next());
         try {

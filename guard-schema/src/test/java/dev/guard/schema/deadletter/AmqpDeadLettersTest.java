@@ -69,8 +69,7 @@ class AmqpDeadLettersTest extends SkewContract {
             DeadLetter letter = new DeadLetter(new byte[] {'x'}, Outcome.REJECTED, "r", List.of(), List.of(), null,
                     SourceInfo.amqp("in", "1"), "job-unroutable", null, "c", null);
             DeadLetterException e = assertThrows(DeadLetterException.class, () -> toNowhere.write(letter));
-            java.net.URI broker = java.net.URI.create(MachineServices.amqpUri());
-            String hostPort = broker.getHost() + ":" + (broker.getPort() < 0 ? 5672 : broker.getPort());
+            String hostPort = MachineServices.hostPort(MachineServices.amqpUri());
             assertEquals("dead letter for job job-unroutable returned unroutable by rabbitmq exchange 'amq.direct' routing key '"
                     + unique + "-unbound' on " + hostPort + ": no queue is bound for it; bind a queue, the job is not acknowledged",
                     e.getMessage());
