@@ -18,7 +18,6 @@ import dev.guard.config.internal.Placeholders;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -764,18 +763,11 @@ public final class ConfigGuard {
     }
 
     private static String durationProblem(String value) {
-        if (value.startsWith("P") || value.startsWith("p") || value.startsWith("-P")) {
-            try {
-                return Duration.parse(value).isNegative() ? "'" + value + "' is negative" : null;
-            } catch (DateTimeParseException e) {
-                return "'" + value + "' is not an ISO-8601 duration";
-            }
-        }
         try {
-            Duration d = ConfigFactory.parseMap(Map.of("d", value)).getDuration("d");
-            return d.isNegative() ? "'" + value + "' is negative" : null;
-        } catch (ConfigException e) {
-            return "'" + value + "' is not a duration";
+            Durations.parse(value);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
         }
     }
 

@@ -10,7 +10,7 @@ public enum SettingType {
     HOST_LIST,
     /** A decimal integer. */
     INT,
-    /** A duration in typesafe-config's format ({@code 10s}, {@code 500 ms}, {@code 2m}) or ISO-8601 ({@code PT10S}). */
+    /** A duration by guard's one rule ({@link Durations}): a bare number is seconds, or {@code 500ms}, {@code 2m}, {@code PT10S}. */
     DURATION,
     /** A TCP port, 1 to 65535. */
     PORT

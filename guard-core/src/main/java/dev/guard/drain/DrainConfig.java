@@ -1,8 +1,6 @@
 package dev.guard.drain;
 
-import com.typesafe.config.ConfigException;
-import com.typesafe.config.ConfigFactory;
-import com.typesafe.config.ConfigValueFactory;
+import dev.guard.config.Durations;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -69,18 +67,13 @@ public final class DrainConfig {
         return b.build(" (from the environment: " + ENV_GRACE_PERIOD + ", " + ENV_SAFETY_MARGIN + ")");
     }
 
-    /** Plain numbers are seconds, like {@code terminationGracePeriodSeconds}; units as in HOCON (ms, s, m). */
+    /** {@link Durations#parse}: plain numbers are seconds, like {@code terminationGracePeriodSeconds}; units as usual (ms, s, m). */
     static Duration parseDuration(String name, String raw) {
-        String value = raw.trim();
-        String hocon = value.matches("\\d+(\\.\\d+)?") ? value + "s" : value;
         try {
-            return ConfigFactory.empty()
-                    .withValue("d", ConfigValueFactory.fromAnyRef(hocon))
-                    .getDuration("d");
-        } catch (ConfigException e) {
-            throw new IllegalArgumentException(name + "='" + value + "' (from the environment) is not a duration."
-                    + " Use seconds (30) or a number with a unit (30s, 1500ms, 2m); the grace period should match"
-                    + " the pod's terminationGracePeriodSeconds.", e);
+            return Durations.parse(raw);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + " (from the environment): " + e.getMessage()
+                    + "; the grace period should match the pod's terminationGracePeriodSeconds.", e);
         }
     }
 

@@ -167,7 +167,8 @@ class ConfigOriginTest {
         assertEquals("worker.threads is not a valid integer: 'many' is not a whole number (origin: application.conf:1; found: many). "
                 + "Action: fix worker.threads (e.g. 4)", only(report, "worker.threads", Violation.MALFORMED).message());
         assertTrue(only(report, "drain.timeout", Violation.MALFORMED).message().startsWith(
-                "drain.timeout is not a valid duration: '10 parsecs' is not a duration (origin: application.conf:2;"));
+                "drain.timeout is not a valid duration: '10 parsecs' is not a duration: write seconds (30), a number with a unit "
+                        + "(500ms, 30s, 2m, 1h) or ISO-8601 (PT30S) (origin: application.conf:2;"));
         assertTrue(only(report, "kafka.brokers", Violation.LOOPBACK).message().startsWith(
                 "kafka.brokers points at the loopback address localhost:9092, which only reaches a server on this same machine "
                         + "(origin: application.conf:3; found: b1:9092,localhost:9092)"));

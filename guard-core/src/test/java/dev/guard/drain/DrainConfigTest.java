@@ -37,8 +37,8 @@ class DrainConfigTest {
     void badDurationNamesTheVariableTheValueAndTheForms() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> DrainConfig.fromEnv(Map.of("GUARD_GRACE_PERIOD", "thirty")));
-        assertEquals("GUARD_GRACE_PERIOD='thirty' (from the environment) is not a duration. Use seconds (30) or a number"
-                + " with a unit (30s, 1500ms, 2m); the grace period should match the pod's terminationGracePeriodSeconds.",
+        assertEquals("GUARD_GRACE_PERIOD (from the environment): 'thirty' is not a duration: write seconds (30), a number with a"
+                + " unit (500ms, 30s, 2m, 1h) or ISO-8601 (PT30S); the grace period should match the pod's terminationGracePeriodSeconds.",
                 e.getMessage());
     }
 

@@ -3,7 +3,7 @@ package dev.guard.init;
 import java.time.Duration;
 import picocli.CommandLine;
 
-/** Parses {@code 60s}, {@code 500ms}, {@code 2m}, {@code PT10S} for duration flags; a bad value is a usage error. */
+/** Parses duration flags by guard's one rule ({@code 60} is sixty seconds; {@code 500ms}, {@code 2m}, {@code PT10S}); a bad value is a usage error. */
 final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
     @Override
     public Duration convert(String value) {

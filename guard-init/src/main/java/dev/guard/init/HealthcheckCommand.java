@@ -42,7 +42,7 @@ final class HealthcheckCommand implements Callable<Integer> {
     List<String> targets = new ArrayList<>();
 
     @Option(names = {"--attempt-timeout", "--timeout"}, paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "bound of the one attempt (default: $GUARD_ATTEMPT_TIMEOUT, guard.attempt-timeout, 2s)")
+            description = "bound of the one attempt: seconds (2) or with a unit (default: $GUARD_ATTEMPT_TIMEOUT, guard.attempt-timeout, 2s)")
     Duration attemptTimeout;
 
     @Option(names = "--json", description = "print the JSON report on stdout")

@@ -6,6 +6,7 @@ import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigResolveOptions;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
+import dev.guard.config.Durations;
 import dev.guard.config.Redaction;
 import java.io.File;
 import java.time.Duration;
@@ -28,7 +29,7 @@ import java.util.Optional;
  *   require = [REDIS_URL, "KAFKA_BOOTSTRAP:host_list"]
  *   allow-loopback = false
  *   wait = ["redis://redis:6379", "kafka://kafka:9092?topics=jobs"]
- *   timeout = 60s
+ *   timeout = 60          # seconds; or 60s, 500ms, 2m
  *   attempt-timeout = 2s
  *   schema = /etc/guard/job.schema.json
  * }
@@ -173,20 +174,20 @@ final class Settings {
                 return new Sourced<>(parseDuration(raw), "env " + envName);
             } catch (IllegalArgumentException e) {
                 throw new BadSetting(ExitCodes.CONFIG, envName + "='" + Redaction.maskValue(envName, raw)
-                        + "' (from env " + envName + ") is not a duration. Action: set it to e.g. 60s, 500ms or 2m");
+                        + "' (from env " + envName + ") is not a duration. Action: set it to " + Durations.FORMS);
             }
         }
         String full = "guard." + path;
         if (file.hasPath(full)) {
             String origin = fileOrigin(full);
             try {
-                return new Sourced<>(file.getDuration(full), origin);
+                return new Sourced<>(Durations.fromConfig(file, full), origin);
             } catch (ConfigException.NotResolved e) {
                 throw unresolved(full, e);
-            } catch (ConfigException e) {
+            } catch (IllegalArgumentException | ConfigException e) {
                 throw new BadSetting(ExitCodes.CONFIG, origin + " is not a duration ("
-                        + Redaction.maskText(String.valueOf(file.getValue(full).unwrapped())) + "). Action: write e.g. "
-                        + path + " = 60s");
+                        + Redaction.maskText(String.valueOf(file.getValue(full).unwrapped())) + "). Action: write "
+                        + Durations.FORMS + ", e.g. " + path + " = 60");
             }
         }
         return new Sourced<>(fallback, "default");
@@ -242,28 +243,9 @@ final class Settings {
         return Optional.empty();
     }
 
-    /** {@code 60s}, {@code 500ms}, {@code 2m}, {@code 1.5s}, {@code PT10S}, typesafe-config's duration format. */
+    /** guard's one duration rule ({@link Durations#parse}): {@code 60} is sixty seconds; {@code 500ms}, {@code 2m}, {@code PT10S}. */
     static Duration parseDuration(String text) {
-        String t = text.trim();
-        if (t.isEmpty()) {
-            throw new IllegalArgumentException("empty duration");
-        }
-        if (t.toUpperCase(Locale.ROOT).startsWith("PT")) {
-            try {
-                return Duration.parse(t.toUpperCase(Locale.ROOT));
-            } catch (java.time.format.DateTimeParseException e) {
-                throw new IllegalArgumentException("'" + t + "' is not a duration");
-            }
-        }
-        try {
-            Duration d = ConfigFactory.parseMap(Map.of("d", t)).getDuration("d");
-            if (d.isNegative()) {
-                throw new IllegalArgumentException("'" + t + "' is negative");
-            }
-            return d;
-        } catch (ConfigException e) {
-            throw new IllegalArgumentException("'" + t + "' is not a duration (e.g. 60s, 500ms, 2m)");
-        }
+        return Durations.parse(text);
     }
 
     /** GUARD_REQUIRE: names separated by commas and/or white space. */

@@ -57,11 +57,11 @@ final class WaitCommand implements Callable<Integer> {
     List<String> targets = new ArrayList<>();
 
     @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "overall deadline, e.g. 60s, 2m (default: $GUARD_TIMEOUT, guard.timeout, 60s)")
+            description = "overall deadline: seconds (60) or with a unit (500ms, 2m) (default: $GUARD_TIMEOUT, guard.timeout, 60s)")
     Duration timeout;
 
     @Option(names = "--attempt-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "bound of one attempt (default: $GUARD_ATTEMPT_TIMEOUT, guard.attempt-timeout, 2s)")
+            description = "bound of one attempt: seconds (2) or with a unit (default: $GUARD_ATTEMPT_TIMEOUT, guard.attempt-timeout, 2s)")
     Duration attemptTimeout;
 
     @Option(names = "--json", description = "print one machine-readable JSON report on stdout instead of lines")
@@ -125,7 +125,7 @@ final class WaitCommand implements Callable<Integer> {
         }
         int code = exitCode(report);
         if (json) {
-            out.println(report.toJson());
+            out.println(withSettings(report.toJson(), resolved.get(0).origin(), deadline, attempt));
         } else if (report.outcome() == ReadinessReport.Outcome.INTERRUPTED) {
             String signal = GuardInit.STOPPED_BY.get();
             err.println("guard-init wait: " + (signal == null ? "interrupted" : "stopped by " + signal) + " after "
@@ -176,6 +176,26 @@ final class WaitCommand implements Callable<Integer> {
     static String stateLine(ProbeResult r) {
         return "[" + seconds(r.elapsed()) + "] " + r.kind() + " " + r.target() + ": " + r.state().label()
                 + (r.detail().isEmpty() ? "" : " (" + r.detail() + ")") + ", attempt " + r.attempt();
+    }
+
+    /** The report's JSON with where its settings came from: {@code "settings": {"deadlineFrom": "env GUARD_TIMEOUT", ...}}. */
+    private static String withSettings(String reportJson, String targetsFrom, Settings.Sourced<Duration> deadline,
+            Settings.Sourced<Duration> attempt) {
+        com.fasterxml.jackson.databind.ObjectMapper mapper = new com.fasterxml.jackson.databind.ObjectMapper()
+                .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
+        try {
+            com.fasterxml.jackson.databind.node.ObjectNode root =
+                    (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(reportJson);
+            com.fasterxml.jackson.databind.node.ObjectNode settings = root.putObject("settings");
+            settings.put("targetsFrom", targetsFrom);
+            settings.put("deadlineMs", deadline.value().toMillis());
+            settings.put("deadlineFrom", deadline.origin());
+            settings.put("attemptTimeoutMs", attempt.value().toMillis());
+            settings.put("attemptTimeoutFrom", attempt.origin());
+            return mapper.writeValueAsString(root);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("cannot extend the readiness report's JSON", e);
+        }
     }
 
     static String seconds(Duration d) {

@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -27,6 +28,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@code guard-init wait} through {@link GuardInit#run}, against the machine's real services and private servers. */
 @ExtendWith(NoLeakedProcesses.class)
@@ -204,6 +207,44 @@ class WaitCommandTest {
         assertTrue(r.out().contains("2 targets (from env GUARD_WAIT), deadline " + MIXED_DEADLINE + " (from env GUARD_TIMEOUT), "
                 + "attempt timeout " + MIXED_ATTEMPT_TIMEOUT), r.toString());
         assertTrue(r.err().contains("ok   redis " + hostPort(redis)) && r.err().contains("FAIL tcp 127.0.0.1:" + port), r.toString());
+    }
+
+    /**
+     * guard's one duration rule where a wait reads its deadline: {@code --timeout 5},
+     * {@code GUARD_TIMEOUT=5} and {@code guard.timeout = 5} are five seconds (typesafe-config alone
+     * reads a bare 5 as milliseconds, and the wait gave up after a few). The target refuses, so
+     * the wait runs to its deadline: only a lower bound on the time is asserted.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"--timeout 5", "GUARD_TIMEOUT=5", "guard.timeout = 5"})
+    void aBareNumberIsSecondsWhereverTheDeadlineComesFrom(String where, @TempDir Path dir) throws Exception {
+        String target = "tcp://127.0.0.1:" + closedPort();
+        Map<String, String> env = new java.util.HashMap<>();
+        List<String> args = new java.util.ArrayList<>(List.of("wait", target, "--attempt-timeout", "1", "--json"));
+        String origin;
+        switch (where) {
+            case "--timeout 5" -> {
+                args.addAll(List.of("--timeout", "5"));
+                origin = "--timeout";
+            }
+            case "GUARD_TIMEOUT=5" -> {
+                env.put("GUARD_TIMEOUT", "5");
+                origin = "env GUARD_TIMEOUT";
+            }
+            default -> {
+                Path conf = dir.resolve("guard.conf");
+                Files.writeString(conf, "guard {\n  timeout = 5\n}\n");
+                args.addAll(List.of("--config", conf.toString()));
+                origin = "guard.timeout in " + conf + ":2";
+            }
+        }
+        Cli.Result r = Cli.run(env, args.toArray(String[]::new));
+        assertEquals(ExitCodes.UNAVAILABLE, r.code(), r.toString());
+        JsonNode json = new ObjectMapper().readTree(r.out());
+        assertEquals(5000, json.path("deadlineMs").asLong(), r.toString());
+        assertTrue(json.path("elapsedMs").asLong() >= 4000, "the wait gave up before its 5 s deadline: " + r);
+        assertEquals(origin, json.path("settings").path("deadlineFrom").asText(), r.toString());
+        assertEquals(1000, json.path("settings").path("attemptTimeoutMs").asLong(), "--attempt-timeout 1 is one second: " + r);
     }
 
     @Test
