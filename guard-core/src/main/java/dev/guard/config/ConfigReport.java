@@ -75,7 +75,11 @@ public final class ConfigReport {
         int originWidth = settings.stream().mapToInt(s -> s.origin().length()).max().orElse(0);
         for (Setting s : settings) {
             sb.append("  ").append(pad(s.name(), width)).append("  ").append(pad(s.origin(), originWidth)).append("  ")
-                    .append(s.redactedValue() == null ? "(unset)" : s.redactedValue()).append('\n');
+                    .append(s.redactedValue() == null ? "(unset)" : s.redactedValue());
+            if (s.inferred()) {
+                sb.append("  (checked as ").append(s.type().withArticle()).append(": ").append(s.inferredBecause()).append(')');
+            }
+            sb.append('\n');
         }
         for (Violation v : violations) {
             sb.append(v.severity()).append(' ').append(v.rule()).append(": ").append(v.message()).append('\n');
@@ -89,7 +93,7 @@ public final class ConfigReport {
 
     /**
      * The report as JSON: {@code ok}, {@code inContainer}, {@code allowLoopback}, {@code settings}
-     * (name, type, origin, source, value) and {@code violations} (setting, rule, severity, origin,
+     * (name, type, inferred, inferredBecause, origin, source, value) and {@code violations} (setting, rule, severity, origin,
      * found, problem, action, message).
      */
     public String toJson() {
@@ -104,6 +108,10 @@ public final class ConfigReport {
             ObjectNode n = s.addObject();
             n.put("name", setting.name());
             n.put("type", setting.type().name());
+            n.put("inferred", setting.inferred());
+            if (setting.inferred()) {
+                n.put("inferredBecause", setting.inferredBecause());
+            }
             n.put("origin", setting.origin());
             n.put("source", setting.source().name());
             n.put("value", setting.redactedValue());
@@ -112,7 +120,7 @@ public final class ConfigReport {
         for (Violation v : violations) {
             ObjectNode n = vs.addObject();
             n.put("setting", v.setting());
-            n.put("rule", v.rule());
+            n.put("rule", v.rule().name());
             n.put("severity", v.severity().name());
             n.put("origin", v.origin());
             n.put("found", v.found());

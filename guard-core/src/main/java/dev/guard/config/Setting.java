@@ -7,10 +7,21 @@ package dev.guard.config;
  * @param origin        where the value came from: {@code env REDIS_URL}, {@code application.conf:3},
  *                      {@code default (reference.conf:1)}, {@code env REDIS_URL (unset)}
  * @param redactedValue the value with secrets masked, or {@code null} when unset
- * @param type          the declared type
+ * @param type          the type it was checked as: the declared one, or the one inferred from its name or value
  * @param source        the kind of origin, for comparing backend and worker reports
+ * @param inferredBecause why {@code type} was inferred ({@code the name ends in _BROKERS}), or {@code null} when it was declared
  */
-public record Setting(String name, String origin, String redactedValue, SettingType type, Source source) {
+public record Setting(String name, String origin, String redactedValue, SettingType type, Source source, String inferredBecause) {
+
+    /** A setting of a declared type. */
+    public Setting(String name, String origin, String redactedValue, SettingType type, Source source) {
+        this(name, origin, redactedValue, type, source, null);
+    }
+
+    /** True when the type was inferred, not declared. */
+    public boolean inferred() {
+        return inferredBecause != null;
+    }
 
     /** The kind of place a value came from. */
     public enum Source {

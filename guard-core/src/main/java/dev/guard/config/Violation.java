@@ -7,7 +7,7 @@ import java.util.Objects;
  * {@link Redaction}.
  *
  * @param setting  the environment variable name or config path checked
- * @param rule     one of the rule constants of this class ({@link #MISSING}, {@link #LOOPBACK}, ...)
+ * @param rule     the rule broken ({@link Rule#MISSING}, {@link Rule#LOOPBACK}, ...)
  * @param severity {@link Severity#ERROR} stops the boot; {@link Severity#WARNING} is only reported
  * @param origin   where the value came from: {@code env REDIS_URL}, {@code application.conf:3},
  *                 {@code default (reference.conf:1)}
@@ -15,25 +15,28 @@ import java.util.Objects;
  * @param problem  what is wrong, one sentence naming the setting
  * @param action   what to do about it
  */
-public record Violation(String setting, String rule, Severity severity, String origin, String found,
+public record Violation(String setting, Rule rule, Severity severity, String origin, String found,
                         String problem, String action) {
 
-    /** Not set at all. */
-    public static final String MISSING = "MISSING";
-    /** Set, but empty or only whitespace. */
-    public static final String BLANK = "BLANK";
-    /** A placeholder left in: None, null, changeme, an unresolved ${...} or $(...). */
-    public static final String PLACEHOLDER = "PLACEHOLDER";
-    /** Fell back to a default (reference.conf, a literal in a config file) where it must come from the environment. */
-    public static final String DEFAULTED = "DEFAULTED";
-    /** Points at this machine or container itself. */
-    public static final String LOOPBACK = "LOOPBACK";
-    /** Does not parse as its declared type (URL, host list, int, duration, port), or the config does not parse. */
-    public static final String MALFORMED = "MALFORMED";
-    /** Not set under its own name, but set under a near name the other side uses. */
-    public static final String NAME_DRIFT = "NAME_DRIFT";
-    /** Two names of one family are both set and point at different hosts. */
-    public static final String CONFLICT = "CONFLICT";
+    /** The rule a violation broke. The names are stable: reports and JSON print them. */
+    public enum Rule {
+        /** Not set at all. */
+        MISSING,
+        /** Set, but empty or only whitespace. */
+        BLANK,
+        /** A placeholder left in: None, null, changeme, an unresolved ${...} or $(...), also as a URL's password. */
+        PLACEHOLDER,
+        /** Fell back to a default (reference.conf, a literal in a config file) where it must come from the environment. */
+        DEFAULTED,
+        /** Points at this machine or container itself. */
+        LOOPBACK,
+        /** Does not parse as its type (declared or inferred: URL, host list, host, int, duration, port), or the config does not parse. */
+        MALFORMED,
+        /** Not set under its own name, but set under a near name the other side uses. */
+        NAME_DRIFT,
+        /** Two names of one family are both set and point at different hosts. */
+        CONFLICT
+    }
 
     public Violation {
         Objects.requireNonNull(setting, "setting");

@@ -1,6 +1,9 @@
 package dev.guard.ready;
 
 import dev.guard.config.Redaction;
+import dev.guard.endpoint.Endpoint;
+import dev.guard.endpoint.Endpoints;
+import dev.guard.endpoint.Scheme;
 import dev.guard.ready.amqp.AmqpProbe;
 import dev.guard.ready.kafka.KafkaProbe;
 import dev.guard.ready.nats.NatsProbe;
@@ -51,9 +54,10 @@ public final class Probes {
         String kind = kindOf(scheme);
         String shown = Redaction.maskText(trimmed);
         if (kind == null) {
+            List<String> near = Scheme.nearMisses(scheme).stream().filter(n -> kindOf(n) != null).toList();
             return new ConfigProbe(sep <= 0 ? "unknown" : scheme, trimmed, "unknown scheme in '" + shown
-                    + "': expected one of redis, rediss, amqp, amqps, nats, tls, kafka, tcp, http, https"
-                    + " (e.g. redis://redis:6379)");
+                    + "': expected one of " + String.join(", ", Scheme.probedNames())
+                    + (near.isEmpty() ? "" : "; did you mean " + String.join(" or ", near) + "?") + " (e.g. redis://redis:6379)");
         }
         try {
             if (kind.equals("http")) {
@@ -113,7 +117,7 @@ public final class Probes {
                     if (hostPort.endsWith("/")) {
                         hostPort = hostPort.substring(0, hostPort.length() - 1);
                     }
-                    var hp = dev.guard.ready.internal.HostPort.parse(hostPort, -1);
+                    Endpoint hp = Endpoints.parseHostPort(hostPort, -1);
                     return TcpProbe.of(hp.host(), hp.port());
                 }
                 default -> throw new IllegalStateException("unreachable: " + kind);
@@ -181,16 +185,21 @@ public final class Probes {
         return List.copyOf(out);
     }
 
+    /** The probe family of a scheme guard probes ({@code rediss}: redis), from {@link Scheme}'s table; null for any other. */
     private static String kindOf(String scheme) {
-        return switch (scheme) {
-            case "redis", "rediss" -> "redis";
-            case "amqp", "amqps" -> "amqp";
-            case "nats", "tls" -> "nats";
-            case "kafka" -> "kafka";
-            case "tcp" -> "tcp";
-            case "http", "https" -> "http";
-            default -> null;
-        };
+        Scheme s = Scheme.of(scheme).filter(Scheme::probed).orElse(null);
+        if (s == null) {
+            return null;
+        }
+        if (s.broker() != null) {
+            return switch (s.broker()) {
+                case REDIS -> "redis";
+                case RABBITMQ -> "amqp";
+                case NATS -> "nats";
+                case KAFKA -> "kafka";
+            };
+        }
+        return s.name().startsWith("http") ? "http" : s.name();
     }
 
     /** host:port part of a URL for a CONFIG result's target (no user info, no query). */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.guard.endpoint.HostVerdict;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -119,6 +120,10 @@ public final class ReadinessReport {
                             .append(" does not change by waiting\n");
                 }
                 sb.append("       do: ").append(r.state().action()).append('\n');
+                String note = hostNote(r.target());
+                if (note != null) {
+                    sb.append("       note: ").append(note).append('\n');
+                }
             }
         }
         return sb.toString();
@@ -144,6 +149,10 @@ public final class ReadinessReport {
             t.put("elapsedMs", r.elapsed().toMillis());
             if (!r.ready()) {
                 t.put("action", r.state().action());
+                String note = hostNote(r.target());
+                if (note != null) {
+                    t.put("note", note);
+                }
             }
         }
         try {
@@ -151,6 +160,20 @@ public final class ReadinessReport {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write readiness report as JSON", e);
         }
+    }
+
+    /**
+     * What the target's host says on its own ({@link HostVerdict}): a loopback or placeholder host
+     * is why a worker "waits for" a service it can never reach. {@code null} for any other host.
+     */
+    public static String hostNote(String target) {
+        return switch (HostVerdict.ofValue(target)) {
+            case LOOPBACK -> "the target is a loopback address: in a container that is the container itself, never another "
+                    + "service; point it at the service's name (Kubernetes Service, Compose service)";
+            case PLACEHOLDER -> "the target's host is a placeholder (None, null, changeme, ...): the setting that should name the "
+                    + "service was not filled in, or this worker reads a different variable than the one that is set";
+            case SERVICE -> null;
+        };
     }
 
     @Override

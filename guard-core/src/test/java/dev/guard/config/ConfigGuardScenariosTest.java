@@ -74,6 +74,10 @@ class ConfigGuardScenariosTest {
         return b -> b.requireEnv("REDIS_URL", URL);
     }
 
+    static UnaryOperator<ConfigGuard.Builder> untyped(String name) {
+        return b -> b.requireEnv(name);
+    }
+
     static UnaryOperator<ConfigGuard.Builder> brokers() {
         return b -> b.requireEnv("KAFKA_BROKERS", HOST_LIST);
     }
@@ -169,9 +173,9 @@ class ConfigGuardScenariosTest {
                         b -> b.requireEnv("REDIS_URL", URL).allowLoopback(true), List.of()),
 
                 // ---- malformed ----
-                bad("unknown scheme", env("REDIS_URL", "mongodb://db:27017"), redisUrl(),
-                        exact("REDIS_URL", "MALFORMED", E, "REDIS_URL is not a valid URL: unknown scheme 'mongodb' in 'mongodb://db:27017' "
-                                + "(guard knows redis, rediss, amqp, amqps, nats, tls, kafka, tcp, http, https, plaintext, ssl, sasl_plaintext, sasl_ssl) "
+                bad("another service's scheme in a Redis-named URL", env("REDIS_URL", "mongodb://db:27017"), redisUrl(),
+                        exact("REDIS_URL", "MALFORMED", E, "REDIS_URL is not a valid URL: REDIS_URL names Redis, but 'mongodb://' is not "
+                                + "a scheme its clients read (redis://, rediss://, redis-sentinel://, redis-socket://) "
                                 + "(origin: env REDIS_URL; found: mongodb://db:27017). Action: fix REDIS_URL (e.g. redis://redis:6379)")),
                 bad("port out of range", env("REDIS_URL", "redis://redis:70000"), redisUrl(),
                         has("REDIS_URL", "MALFORMED", E, "port 70000 in 'redis://redis:70000' is out of range 1-65535")),
@@ -240,6 +244,88 @@ class ConfigGuardScenariosTest {
                         has("KAFKA_BROKERS", "LOOPBACK", E, "localhost:9092"),
                         has("WORKER_THREADS", "MALFORMED", E, "'many' is not a whole number")),
 
+                // ---- no declared type: checked as what the name or value says ----
+                bad("untyped REDIS_URL=localhost:6379: no scheme, and loopback", env("REDIS_URL", "localhost:6379"), untyped("REDIS_URL"),
+                        exact("REDIS_URL", "MALFORMED", E, "REDIS_URL is not a valid URL (inferred: the name ends in _URL): 'localhost:6379' "
+                                + "has no scheme (origin: env REDIS_URL; found: localhost:6379). Action: fix REDIS_URL (e.g. redis://redis:6379)"),
+                        has("REDIS_URL", "LOOPBACK", E, "the loopback address localhost:6379", inPod)),
+                bad("untyped KAFKA_BROKERS with one loopback entry", env("KAFKA_BROKERS", "kafka-0:9092,localhost:9092"),
+                        untyped("KAFKA_BROKERS"), has("KAFKA_BROKERS", "LOOPBACK", E, "localhost:9092", "not the Kafka brokers")),
+                bad("untyped KAFKA_BROKERS=127.0.0.1:9092", env("KAFKA_BROKERS", "127.0.0.1:9092"), untyped("KAFKA_BROKERS"),
+                        has("KAFKA_BROKERS", "LOOPBACK", E, "127.0.0.1:9092")),
+                bad("untyped REDIS_URL with port 99999", env("REDIS_URL", "redis://redis:99999"), untyped("REDIS_URL"),
+                        has("REDIS_URL", "MALFORMED", E, "REDIS_URL is not a valid URL (inferred: the name ends in _URL): port 99999 in "
+                                + "'redis://redis:99999' is out of range 1-65535")),
+                bad("untyped REDIS_URL with scheme typo htp", env("REDIS_URL", "htp://redis:6379"), untyped("REDIS_URL"),
+                        has("REDIS_URL", "MALFORMED", E, "REDIS_URL names Redis, but 'htp://' is not a scheme its clients read "
+                                + "(redis://, rediss://, redis-sentinel://, redis-socket://)")),
+                bad("scheme typo in a URL no broker's name claims", env("BILLING_API_URL", "htp://billing:8080"), untyped("BILLING_API_URL"),
+                        has("BILLING_API_URL", "MALFORMED", E, "'htp' is not a URL scheme guard knows; did you mean http or ftp?")),
+                bad("Redis URL under a RabbitMQ name", env("AMQP_URL", "redis://rabbitmq:5672"), untyped("AMQP_URL"),
+                        has("AMQP_URL", "MALFORMED", E, "AMQP_URL names RabbitMQ, but 'redis://' is not a scheme its clients read (amqp://, amqps://)")),
+                bad("Kafka bootstrap entry without a port", env("KAFKA_BOOTSTRAP_SERVERS", "kafka-0.kafka:9092,kafka-1.kafka"),
+                        untyped("KAFKA_BOOTSTRAP_SERVERS"),
+                        has("KAFKA_BOOTSTRAP_SERVERS", "MALFORMED", E, "(inferred: the name ends in _SERVERS): Kafka clients need host:port "
+                                + "for every bootstrap server, and kafka-1.kafka has no port")),
+                bad("untyped *_HOST holding localhost", env("REDIS_HOST", "localhost"), untyped("REDIS_HOST"),
+                        has("REDIS_HOST", "LOOPBACK", E, "the loopback address localhost", "e.g. redis)")),
+                bad("untyped *_HOST holding a URL", env("REDIS_HOST", "redis://redis:6379"), untyped("REDIS_HOST"),
+                        has("REDIS_HOST", "MALFORMED", E, "REDIS_HOST is not a valid host (inferred: the name ends in _HOST): it holds a URL")),
+                bad("untyped *_HOST holding host:port warns", env("REDIS_HOST", "redis:6379"), untyped("REDIS_HOST"),
+                        exact("REDIS_HOST", "MALFORMED", W, "REDIS_HOST holds host:port (redis:6379) (checked as a host: the name ends in "
+                                + "_HOST); a client that adds its own port will connect to redis:6379:6379 (origin: env REDIS_HOST; found: "
+                                + "redis:6379). Action: set REDIS_HOST to the host alone (redis) and the port in REDIS_PORT, unless this "
+                                + "worker reads host:port from it")),
+                bad("untyped *_PORT holding a Kubernetes service link", env("REDIS_PORT", "tcp://10.96.0.12:6379"), untyped("REDIS_PORT"),
+                        has("REDIS_PORT", "MALFORMED", E, "is a Kubernetes service link", "enableServiceLinks: false")),
+                bad("untyped *_PORT out of range", env("METRICS_PORT", "70000"), untyped("METRICS_PORT"),
+                        has("METRICS_PORT", "MALFORMED", E, "METRICS_PORT is not a valid port (inferred: the name ends in _PORT): port 70000")),
+                bad("a name that says nothing, a value with a scheme", env("JOBS_BACKEND", "redis://localhost:6379"), untyped("JOBS_BACKEND"),
+                        has("JOBS_BACKEND", "LOOPBACK", E, "localhost:6379")),
+                bad("a name that says nothing, a host:port value", env("UPSTREAM", "127.0.0.1:8080"), untyped("UPSTREAM"),
+                        has("UPSTREAM", "LOOPBACK", E, "127.0.0.1:8080")),
+                bad("any scheme counts: postgres on localhost", env("DATABASE_URL", "postgres://app:" + PW + "@localhost/app"),
+                        untyped("DATABASE_URL"), has("DATABASE_URL", "LOOPBACK", E, "localhost:5432", "found: postgres://app:****@localhost/app")),
+
+                // ---- placeholders in every spelling, also inside a URL ----
+                bad("CHANGEME", env("REDIS_URL", "CHANGEME"), untyped("REDIS_URL"), has("REDIS_URL", "PLACEHOLDER", E, "'CHANGEME'")),
+                bad("change_me", env("QUEUE", "change_me"), untyped("QUEUE"), has("QUEUE", "PLACEHOLDER", E, "'change_me'")),
+                bad("change-me-in-cluster", env("QUEUE", "change-me-in-cluster"), untyped("QUEUE"), has("QUEUE", "PLACEHOLDER", E, "'change-me-in-cluster'")),
+                bad("your-password in a secret", env("REDIS_PASSWORD", "your-password"), untyped("REDIS_PASSWORD"),
+                        has("REDIS_PASSWORD", "PLACEHOLDER", E, "REDIS_PASSWORD holds a placeholder, not a real value", "found: ****")),
+                bad("replace-me", env("API_BASE", "replace-me"), untyped("API_BASE"), has("API_BASE", "PLACEHOLDER", E, "'replace-me'")),
+                bad("todo", env("QUEUE", "TODO"), untyped("QUEUE"), has("QUEUE", "PLACEHOLDER", E, "'TODO'")),
+                bad("xxx", env("QUEUE", "xxxx"), untyped("QUEUE"), has("QUEUE", "PLACEHOLDER", E, "'xxxx'")),
+                bad("Helm {{ }} left in", env("REDIS_URL", "{{ .Values.redis.url }}"), untyped("REDIS_URL"),
+                        has("REDIS_URL", "PLACEHOLDER", E, "an unrendered template expression {{ .Values.redis.url }}")),
+                bad("placeholder password inside a URL", env("REDIS_URL", "redis://:changeme@redis:6379"), untyped("REDIS_URL"),
+                        exact("REDIS_URL", "PLACEHOLDER", E, "REDIS_URL's password is a placeholder (not shown: it would be a secret) "
+                                + "(origin: env REDIS_URL; found: redis://:****@redis:6379). Action: replace it with the real value: whatever "
+                                + "fills REDIS_URL (Helm values, .env file, Secret, CI variable) left the placeholder in")),
+                bad("the shipped Secret's change-me-in-cluster password", env("AMQP_URL", "amqp://worker:change-me-in-cluster@rabbitmq:5672/jobs"),
+                        untyped("AMQP_URL"), has("AMQP_URL", "PLACEHOLDER", E, "AMQP_URL's password is a placeholder", "found: amqp://worker:****@")),
+                bad("a token placeholder as a NATS URL's user", env("NATS_URL", "nats://<token>@nats:4222"), untyped("NATS_URL"),
+                        has("NATS_URL", "PLACEHOLDER", E, "NATS_URL's password is a placeholder")),
+                bad("placeholder host in a URL", env("REDIS_URL", "redis://your-redis-host:6379"), untyped("REDIS_URL"),
+                        has("REDIS_URL", "PLACEHOLDER", E, "REDIS_URL's host 'your-redis-host' is a placeholder")),
+
+                // ---- untyped values that must pass ----
+                good("untyped Redis URL with a db", env("REDIS_URL", "redis://redis:6379/0"), untyped("REDIS_URL")),
+                good("untyped Kafka host list", env("KAFKA_BROKERS", "kafka-0.kafka:9092,kafka-1.kafka:9092"), untyped("KAFKA_BROKERS")),
+                good("a host whose name starts with localhost", env("REDIS_URL", "redis://localhost-proxy:6379"), untyped("REDIS_URL")),
+                good("a cluster-local service", env("REDIS_URL", "rediss://redis-master.cache.svc.cluster.local:6380"), untyped("REDIS_URL")),
+                good("an IPv6 documentation address", env("REDIS_URL", "redis://[2001:db8::10]:6379"), untyped("REDIS_URL")),
+                good("an IPv6 documentation address in a host list", env("KAFKA_BROKERS", "[2001:db8::10]:9092,[2001:db8::11]:9092"),
+                        untyped("KAFKA_BROKERS")),
+                good("any scheme counts: postgres", env("DATABASE_URL", "postgres://app:" + PW + "@db.prod.internal:5432/app"), untyped("DATABASE_URL")),
+                good("an HTTP URL under a broker's other service", env("RABBITMQ_MANAGEMENT_URL", "http://rabbitmq:15672"),
+                        untyped("RABBITMQ_MANAGEMENT_URL")),
+                good("Heroku's kafka+ssl list", env("KAFKA_URL", "kafka+ssl://b1.example.com:9096,kafka+ssl://b2.example.com:9096"),
+                        untyped("KAFKA_URL")),
+                good("a *_HOST and *_PORT pair", env("REDIS_HOST", "redis", "REDIS_PORT", "6379"), b -> b.requireEnv("REDIS_HOST").requireEnv("REDIS_PORT")),
+                good("a plain word", env("QUEUE_NAME", "jobs.high"), untyped("QUEUE_NAME")),
+                good("a real password", env("REDIS_PASSWORD", PW), untyped("REDIS_PASSWORD")),
+
                 // ---- good values that must pass ----
                 good("service name", env("REDIS_URL", "redis://redis:6379"), redisUrl()),
                 good("URL with credentials and db", env("REDIS_URL", "rediss://default:" + PW + "@cache.prod.svc.cluster.local:6380/0"),
@@ -285,7 +371,7 @@ class ConfigGuardScenariosTest {
 
         for (Expect e : s.expected()) {
             Violation v = report.violations().stream()
-                    .filter(x -> x.setting().equals(e.setting()) && x.rule().equals(e.rule())).findFirst().orElseThrow();
+                    .filter(x -> x.setting().equals(e.setting()) && x.rule().name().equals(e.rule())).findFirst().orElseThrow();
             if (e.exactMessage() != null) {
                 assertEquals(e.exactMessage(), v.message(), "message of " + e.rule());
             }

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
+import dev.guard.testing.JavaMain;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -45,8 +46,8 @@ class ConfigOriginTest {
                 .requirePath("redis.url", SettingType.URL).mustComeFromEnv("redis.url").build().check();
     }
 
-    static Violation only(ConfigReport report, String setting, String rule) {
-        List<Violation> found = report.violations().stream().filter(v -> v.setting().equals(setting) && v.rule().equals(rule)).toList();
+    static Violation only(ConfigReport report, String setting, Violation.Rule rule) {
+        List<Violation> found = report.violations().stream().filter(v -> v.setting().equals(setting) && v.rule() == rule).toList();
         assertEquals(1, found.size(), setting + " " + rule + " in:\n" + report.render());
         return found.get(0);
     }
@@ -62,12 +63,12 @@ class ConfigOriginTest {
         assertEquals("redis.url fell back to its default from reference.conf:1 instead of from the environment (REDIS_URL is not set) "
                         + "(origin: default (reference.conf:1); found: redis://localhost:6379). Action: set REDIS_URL in this worker's "
                         + "environment (e.g. redis://redis:6379); the config reads it as ${?REDIS_URL}",
-                only(report, "redis.url", Violation.DEFAULTED).message());
+                only(report, "redis.url", Violation.Rule.DEFAULTED).message());
         assertEquals("REDIS_URL is not set (read by redis.url); CACHE_URL is set (redis://redis:6379): the backend and this worker "
                         + "disagree on the name (origin: env REDIS_URL (unset); found: unset). Action: set REDIS_URL where this worker's "
                         + "environment is defined, to the same value as CACHE_URL, or make both sides use one name",
-                only(report, "REDIS_URL", Violation.NAME_DRIFT).message());
-        assertTrue(only(report, "redis.url", Violation.LOOPBACK).message().contains(
+                only(report, "REDIS_URL", Violation.Rule.NAME_DRIFT).message());
+        assertTrue(only(report, "redis.url", Violation.Rule.LOOPBACK).message().contains(
                 "redis.url points at the loopback address localhost:6379, but this runs in a container: there localhost is the "
                         + "pod/container itself, not the Redis service"));
         assertEquals(3, report.violations().size(), report.render());
@@ -101,7 +102,7 @@ class ConfigOriginTest {
         String application = "redis.url = \"redis://redis-dev:6379\"\nredis.url = ${?REDIS_URL}\n";
         ConfigReport report = check(workerConfig(application), Map.of());
 
-        Violation v = only(report, "redis.url", Violation.DEFAULTED);
+        Violation v = only(report, "redis.url", Violation.Rule.DEFAULTED);
         assertEquals("application.conf:1", v.origin());
         assertEquals("redis.url came from application.conf:1, a value written in the config, instead of from the environment "
                 + "(REDIS_URL is not set) (origin: application.conf:1; found: redis://redis-dev:6379). Action: set REDIS_URL in this "
@@ -116,8 +117,8 @@ class ConfigOriginTest {
 
         assertEquals("redis.url is an unresolved substitution ${REDIS_URL}: REDIS_URL is not set (origin: config redis.url via "
                 + "${REDIS_URL} (unresolved); found: an unresolved substitution). Action: set REDIS_URL in this worker's environment, "
-                + "or make the substitution optional (${?VAR}) over a default", only(report, "redis.url", Violation.PLACEHOLDER).message());
-        only(report, "REDIS_URL", Violation.NAME_DRIFT);
+                + "or make the substitution optional (${?VAR}) over a default", only(report, "redis.url", Violation.Rule.PLACEHOLDER).message());
+        only(report, "REDIS_URL", Violation.Rule.NAME_DRIFT);
         assertEquals(2, report.violations().size(), report.render());
     }
 
@@ -126,7 +127,7 @@ class ConfigOriginTest {
         Config config = parse("redis.url = ${?REDIS_URL}\nmetrics.host = ${METRICS_HOST}\n", "application.conf");
         ConfigReport report = check(config, Map.of("REDIS_URL", "redis://redis:6379"));
 
-        Violation v = only(report, "config", Violation.PLACEHOLDER);
+        Violation v = only(report, "config", Violation.Rule.PLACEHOLDER);
         assertTrue(v.message().startsWith("the config has an unresolved substitution: application.conf: 2: "
                 + "Could not resolve substitution to a value: ${METRICS_HOST}"), v.message());
         assertEquals("application.conf:2", v.origin());
@@ -138,7 +139,7 @@ class ConfigOriginTest {
 
         assertEquals("redis.url is not set: the config reads it from ${?REDIS_URL} and REDIS_URL is not set (origin: config "
                 + "redis.url via ${?REDIS_URL} (unset); found: unset). Action: set REDIS_URL in this worker's environment "
-                + "(e.g. redis://redis:6379)", only(report, "redis.url", Violation.MISSING).message());
+                + "(e.g. redis://redis:6379)", only(report, "redis.url", Violation.Rule.MISSING).message());
         assertEquals(1, report.violations().size(), report.render());
     }
 
@@ -165,14 +166,14 @@ class ConfigOriginTest {
                 .requirePath("kafka.brokers", SettingType.HOST_LIST).requirePath("redis", SettingType.URL).build().check();
 
         assertEquals("worker.threads is not a valid integer: 'many' is not a whole number (origin: application.conf:1; found: many). "
-                + "Action: fix worker.threads (e.g. 4)", only(report, "worker.threads", Violation.MALFORMED).message());
-        assertTrue(only(report, "drain.timeout", Violation.MALFORMED).message().startsWith(
+                + "Action: fix worker.threads (e.g. 4)", only(report, "worker.threads", Violation.Rule.MALFORMED).message());
+        assertTrue(only(report, "drain.timeout", Violation.Rule.MALFORMED).message().startsWith(
                 "drain.timeout is not a valid duration: '10 parsecs' is not a duration: write seconds (30), a number with a unit "
                         + "(500ms, 30s, 2m, 1h) or ISO-8601 (PT30S) (origin: application.conf:2;"));
-        assertTrue(only(report, "kafka.brokers", Violation.LOOPBACK).message().startsWith(
+        assertTrue(only(report, "kafka.brokers", Violation.Rule.LOOPBACK).message().startsWith(
                 "kafka.brokers points at the loopback address localhost:9092, which only reaches a server on this same machine "
                         + "(origin: application.conf:3; found: b1:9092,localhost:9092)"));
-        assertTrue(only(report, "redis", Violation.MALFORMED).message().startsWith("redis is an object, not a URL (origin: application.conf:4;"));
+        assertTrue(only(report, "redis", Violation.Rule.MALFORMED).message().startsWith("redis is an object, not a URL (origin: application.conf:4;"));
         assertEquals(4, report.violations().size(), report.render());
     }
 
@@ -208,7 +209,7 @@ class ConfigOriginTest {
         Map<String, String> unset = new HashMap<>();
         unset.put("GUARDCHILD_REDIS_URL", null);
         unset.put("KUBERNETES_SERVICE_HOST", null);
-        JsonNode defaulted = json.readTree(EndpointsTest.runJava(List.of(), cp, unset, RealWorkerMain.class.getName()));
+        JsonNode defaulted = json.readTree(JavaMain.run(List.of(), cp, unset, RealWorkerMain.class.getName()));
         assertTrue(defaulted.get("loadOrigin").asText().startsWith("reference.conf @ file:"), defaulted.toString());
         assertTrue(defaulted.get("loadOrigin").asText().endsWith("reference.conf: 1"), defaulted.toString());
         JsonNode report = defaulted.get("report");
@@ -221,7 +222,7 @@ class ConfigOriginTest {
 
         Map<String, String> set = new HashMap<>(unset);
         set.put("GUARDCHILD_REDIS_URL", "redis://:" + PW + "@redis:6379");
-        String out = EndpointsTest.runJava(List.of(), cp, set, RealWorkerMain.class.getName());
+        String out = JavaMain.run(List.of(), cp, set, RealWorkerMain.class.getName());
         assertFalse(out.contains(PW), "the child printed the password");
         JsonNode fromEnv = json.readTree(out);
         assertEquals("env variables", fromEnv.get("loadOrigin").asText());

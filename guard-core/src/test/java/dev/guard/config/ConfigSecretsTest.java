@@ -179,7 +179,7 @@ class ConfigSecretsTest {
                 .inContainer(false).requireEnv("REDIS_URL", SettingType.URL).build().verify();
         assertTrue(report.ok());
         assertEquals(1, report.warnings().size());
-        assertEquals(Violation.CONFLICT, report.warnings().get(0).rule());
+        assertEquals(Violation.Rule.CONFLICT, report.warnings().get(0).rule());
     }
 
     @Test

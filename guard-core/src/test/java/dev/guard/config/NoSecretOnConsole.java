@@ -23,10 +23,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * Fails a test class if the test password reached stdout, stderr or any {@code dev.guard} log line
  * (captured at INFO and above) while the class ran. Console output is still passed through.
  */
-final class NoSecretOnConsole implements BeforeAllCallback, AfterAllCallback {
+public final class NoSecretOnConsole implements BeforeAllCallback, AfterAllCallback {
 
     /** The password every config test uses; it must never be printed. */
-    static final String TEST_PASSWORD = "s3cr3t-test-pw";
+    public static final String TEST_PASSWORD = "s3cr3t-test-pw";
 
     private static final String LOGGER = "dev.guard";
 

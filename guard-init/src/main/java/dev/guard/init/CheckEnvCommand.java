@@ -19,19 +19,23 @@ import picocli.CommandLine.ParentCommand;
 /** {@code guard-init check-env --require NAME...}: the config guard over the environment. */
 @Command(name = "check-env", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-            "Checks that each required environment variable is set, not blank, not a placeholder (changeme, None, ${X}), "
-                    + "parses as its type, and does not point at this container itself (localhost), and reports drifted "
-                    + "names (the worker reads CACHE_URL, the backend sets REDIS_URL). Every violation is listed, with "
-                    + "where the value came from and what to do. Values are printed masked.",
-            "NAME may carry a type: REDIS_URL:url, KAFKA_BOOTSTRAP:host_list, WORKERS:int, JOB_TIMEOUT:duration, "
-                    + "PORT:port (default: string; a string that looks like a URL is still checked for loopback).",
+            "Checks that each required environment variable is set, not blank, not a placeholder (changeme, None, ${X}, "
+                    + "also as a URL's password), parses as what it is, and does not point at this container itself "
+                    + "(localhost), and reports drifted names (the worker reads CACHE_URL, the backend sets REDIS_URL). "
+                    + "Every violation is listed, with where the value came from and what to do. Values are printed masked.",
+            "Without a type, NAME is checked as what its name says: *_URL, *_URI, *_DSN a URL (any scheme); *_BROKERS, "
+                    + "*_SERVERS, *_HOSTS, *_NODES, *_ADDR(S), *BOOTSTRAP* a host list; *_HOST a host; *_PORT a port; "
+                    + "else by its value (scheme://... a URL, host:port a host list, else a string). The report says "
+                    + "what was inferred and why. A type declares it instead: REDIS_URL:url, KAFKA_BOOTSTRAP:host_list, "
+                    + "REDIS_HOST:host, WORKERS:int, JOB_TIMEOUT:duration (a bare number is seconds), METRICS_PORT:port, "
+                    + "NOTE:string.",
             "Names also come from $GUARD_REQUIRE (comma/space separated) or guard.require in the --config file; "
                     + "--allow-loopback from $GUARD_ALLOW_LOOPBACK / guard.allow-loopback."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:every required variable is usable (warnings may be printed)",
-            "64:usage error (no name given, unknown type)",
+            "64:usage error (no name given, unknown type on the command line)",
             "78:at least one violation (all are listed on stderr)"
         })
 final class CheckEnvCommand implements Callable<Integer> {

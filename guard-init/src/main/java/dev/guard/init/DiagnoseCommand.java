@@ -1,5 +1,6 @@
 package dev.guard.init;
 
+import dev.guard.config.Redaction;
 import dev.guard.init.diagnose.DiagnoseInputException;
 import dev.guard.init.diagnose.Diagnoser;
 import dev.guard.init.diagnose.Diagnosis;
@@ -50,7 +51,7 @@ final class DiagnoseCommand implements Callable<Integer> {
     boolean json;
 
     @Option(names = "--endpoint", paramLabel = "HOST[:PORT]",
-            description = "an address the workers should use (repeatable), e.g. redis:6379. Errors naming "
+            description = "an address the workers should use (repeatable): HOST, HOST:PORT or a URL, e.g. redis:6379. Errors naming "
                     + "any other host count as drift. Dependencies whose logs or status were captured are "
                     + "added by name.")
     List<String> endpoints = new ArrayList<>();
@@ -64,9 +65,17 @@ final class DiagnoseCommand implements Callable<Integer> {
                     + "'guard-init capture --kubernetes -n NAMESPACE'), then pass them: guard-init diagnose FILE...");
             return ExitCodes.USAGE;
         }
+        Diagnoser diagnoser;
+        try {
+            diagnoser = Diagnoser.builder().endpoints(endpoints).build();
+        } catch (IllegalArgumentException e) {
+            err.println("guard-init diagnose: --endpoint: " + Redaction.maskText(e.getMessage())
+                    + ". Action: give HOST, HOST:PORT or a URL, e.g. --endpoint redis:6379");
+            return ExitCodes.USAGE;
+        }
         Diagnosis d;
         try {
-            d = Diagnoser.builder().endpoints(endpoints).build().diagnose(files);
+            d = diagnoser.diagnose(files);
         } catch (DiagnoseInputException e) {
             err.println("guard-init diagnose: " + e.getMessage());
             return ExitCodes.DATA_ERROR;

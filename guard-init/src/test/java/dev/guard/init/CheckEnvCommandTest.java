@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class CheckEnvCommandTest {
 
@@ -37,6 +39,41 @@ class CheckEnvCommandTest {
         assertTrue(r.err().contains("Action:"), "says what to do: " + r);
         assertTrue(r.err().contains("3 violations"), r.toString());
         assertFalse(r.both().contains("hunter2"), "the password is never printed: " + r);
+    }
+
+    /**
+     * The simplest call, {@code check-env --require NAME} with no type, on the values a new user
+     * writes: each bad one exits 78 naming the variable, the rule and what to do, and never prints
+     * the password; each good one exits 0.
+     */
+    @ParameterizedTest(name = "{0}={1} -> {2}")
+    @CsvSource(delimiter = '|', value = {
+        "REDIS_URL       | localhost:6379                                    | 78 | LOOPBACK",
+        "REDIS_URL       | redis://:s3cret-pw@redis:99999                    | 78 | MALFORMED",
+        "REDIS_URL       | htp://redis:6379                                  | 78 | MALFORMED",
+        "REDIS_URL       | redis://:changeme@redis:6379                      | 78 | PLACEHOLDER",
+        "KAFKA_BROKERS   | kafka-0:9092,localhost:9092                       | 78 | LOOPBACK",
+        "KAFKA_BROKERS   | 127.0.0.1:9092                                    | 78 | LOOPBACK",
+        "AMQP_URL        | amqp://worker:change-me-in-cluster@rabbitmq:5672/jobs | 78 | PLACEHOLDER",
+        "DATABASE_URL    | postgres://app:s3cret-pw@127.0.0.1:5432/app       | 78 | LOOPBACK",
+        "REDIS_URL       | redis://redis:6379/0                              | 0  | ",
+        "KAFKA_BROKERS   | kafka-0.kafka:9092,kafka-1.kafka:9092             | 0  | ",
+        "REDIS_URL       | redis://localhost-proxy:6379                      | 0  | ",
+        "REDIS_URL       | rediss://:s3cret-pw@redis-master.cache.svc.cluster.local:6380 | 0 | ",
+        "REDIS_URL       | redis://[2001:db8::7]:6379                        | 0  | ",
+        "KAFKA_BROKERS   | [2001:db8::7]:9092,[2001:db8::8]:9092             | 0  | ",
+    })
+    void anUntypedNameIsCheckedAsWhatItIs(String name, String value, int exit, String rule) {
+        Cli.Result r = Cli.run(Map.of(name, value), "check-env", "--require", name);
+        assertEquals(exit, r.code(), r.toString());
+        if (exit != 0) {
+            assertTrue(r.err().contains("ERROR " + rule + ": " + name), r.toString());
+            assertTrue(r.err().contains("Action: "), r.toString());
+        } else {
+            assertTrue(r.out().contains("(checked as "), "the report says what was inferred: " + r);
+        }
+        assertFalse(r.both().contains("s3cret-pw") || r.both().contains("changeme") || r.both().contains("change-me-in-cluster"),
+                "a password is printed: " + r);
     }
 
     @Test

@@ -26,7 +26,21 @@ public final class Names {
             "URL", "URI", "URLS", "URIS", "HOST", "HOSTS", "ADDR", "ADDRESS", "ADDRESSES", "SERVER", "SERVERS",
             "BROKER", "BROKERS", "BOOTSTRAP", "ENDPOINT", "ENDPOINTS", "DSN", "CONNECTION", "CONN");
 
+    /** Words that say which framework or role reads a name, not which service it is ({@code SPRING_DATA_REDIS_URL}). */
+    private static final Set<String> FRAMEWORK_WORDS = Set.of("SPRING", "DATA", "APP", "WORKER", "DEFAULT", "MAIN", "PRIMARY");
+
     private Names() {}
+
+    /**
+     * True when every word of {@code name} is one of {@code serviceWords}, an endpoint word
+     * ({@code URL}, {@code BROKERS}, ...) or a framework word ({@code SPRING}, {@code DATA}):
+     * {@code SPRING_DATA_REDIS_URL} is only about Redis's endpoint, {@code KAFKA_REST_URL} is not.
+     */
+    public static boolean onlyEndpointWordsBesides(String name, List<String> serviceWords) {
+        List<String> words = tokens(name.toUpperCase(Locale.ROOT));
+        return !words.isEmpty() && words.stream().allMatch(w -> serviceWords.contains(w) || ENDPOINT_WORDS.contains(w)
+                || FRAMEWORK_WORDS.contains(w));
+    }
 
     /** The family that contains {@code name} (case-insensitive), or an empty list. */
     public static List<String> familyOf(String name) {

@@ -9,7 +9,6 @@ import dev.guard.ready.Probe;
 import dev.guard.ready.ProbeResult;
 import dev.guard.ready.ProbeState;
 import dev.guard.ready.internal.Classify;
-import dev.guard.ready.internal.HostPort;
 import dev.guard.ready.internal.Timer;
 import java.io.IOException;
 import java.net.URI;

@@ -1,14 +1,12 @@
 package dev.guard.ready.amqp;
 
 import dev.guard.config.Redaction;
+import dev.guard.endpoint.Endpoint;
 import dev.guard.ready.internal.ClientBoundProbe;
 import dev.guard.ready.internal.Clients;
-import dev.guard.ready.internal.HostPort;
-import java.net.URI;
-import java.net.URISyntaxException;
+import dev.guard.ready.internal.Urls;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -77,27 +75,10 @@ public final class AmqpProbe extends ClientBoundProbe {
          * @throws IllegalStateException    amqp-client is not on the classpath
          */
         public AmqpProbe build() {
-            URI parsed;
-            try {
-                parsed = new URI(uri);
-            } catch (URISyntaxException e) {
-                throw new IllegalArgumentException("malformed AMQP URL '" + Redaction.maskText(uri) + "': "
-                        + Redaction.maskText(e.getReason()));
-            }
-            String scheme = parsed.getScheme() == null ? "" : parsed.getScheme().toLowerCase(Locale.ROOT);
-            if (!scheme.equals("amqp") && !scheme.equals("amqps")) {
-                throw new IllegalArgumentException("AMQP URL '" + Redaction.maskText(uri)
-                        + "' must start with amqp:// or amqps://");
-            }
-            if (parsed.getHost() == null) {
-                throw new IllegalArgumentException("AMQP URL '" + Redaction.maskText(uri)
-                        + "' has no host (expected amqp://[user:password@]host[:port][/vhost])");
-            }
+            Endpoint e = Urls.single(uri, "AMQP", List.of("amqp", "amqps"), "amqp://[user:password@]host[:port][/vhost]");
             Clients.require(CLIENT_CLASS, ARTIFACT, "amqp:// and amqps://");
-            int port = parsed.getPort() >= 0 ? parsed.getPort() : scheme.equals("amqps") ? 5671 : 5672;
-            String vhost = parsed.getRawPath() == null || parsed.getRawPath().length() <= 1 ? ""
-                    : parsed.getRawPath();
-            this.target = (scheme.equals("amqps") ? "amqps://" : "") + new HostPort(parsed.getHost(), port) + vhost;
+            String vhost = Urls.path(e);
+            this.target = (e.scheme().equals("amqps") ? "amqps://" : "") + e.hostPort() + (vhost.length() <= 1 ? "" : vhost);
             return new AmqpProbe(this);
         }
     }

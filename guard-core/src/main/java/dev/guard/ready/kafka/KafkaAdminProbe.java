@@ -1,11 +1,11 @@
 package dev.guard.ready.kafka;
 
 import dev.guard.config.Redaction;
+import dev.guard.endpoint.Endpoint;
 import dev.guard.ready.Probe;
 import dev.guard.ready.ProbeResult;
 import dev.guard.ready.ProbeState;
 import dev.guard.ready.internal.Classify;
-import dev.guard.ready.internal.HostPort;
 import dev.guard.ready.internal.Timer;
 import dev.guard.ready.net.TcpProbe;
 import java.time.Duration;
@@ -45,7 +45,7 @@ final class KafkaAdminProbe implements Probe {
 
     private static final Duration PRECHECK = Duration.ofMillis(250);
 
-    private final List<HostPort> bootstrap;
+    private final List<Endpoint> bootstrap;
     private final String target;
     private final int minBrokers;
     private final List<String> topics;
@@ -56,7 +56,7 @@ final class KafkaAdminProbe implements Probe {
 
     KafkaAdminProbe(KafkaProbe.Builder b) {
         this.bootstrap = List.copyOf(b.bootstrap);
-        this.target = b.bootstrap.stream().map(HostPort::toString).collect(Collectors.joining(","));
+        this.target = b.bootstrap.stream().map(Endpoint::hostPort).collect(Collectors.joining(","));
         this.minBrokers = b.minBrokers;
         this.topics = List.copyOf(b.topics);
         this.properties = Map.copyOf(b.properties);
@@ -87,7 +87,7 @@ final class KafkaAdminProbe implements Probe {
         try {
             ProbeResult firstFailure = null;
             boolean anyOpen = false;
-            for (HostPort hp : bootstrap) {
+            for (Endpoint hp : bootstrap) {
                 Duration pre = min(PRECHECK, timer.remaining(attemptTimeout));
                 ProbeResult r = TcpProbe.connect(this, hp, pre.isZero() ? Duration.ofMillis(1) : pre, timer);
                 if (r == null) {

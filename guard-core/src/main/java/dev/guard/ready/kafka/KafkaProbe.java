@@ -1,9 +1,10 @@
 package dev.guard.ready.kafka;
 
 import dev.guard.config.Redaction;
+import dev.guard.endpoint.Endpoint;
+import dev.guard.endpoint.Endpoints;
 import dev.guard.ready.internal.ClientBoundProbe;
 import dev.guard.ready.internal.Clients;
-import dev.guard.ready.internal.HostPort;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -56,7 +57,7 @@ public final class KafkaProbe extends ClientBoundProbe {
     /** Builder; {@link #build()} checks the addresses and that kafka-clients is on the classpath. */
     public static final class Builder {
         final String bootstrapServers;
-        List<HostPort> bootstrap;
+        List<Endpoint> bootstrap;
         int minBrokers = 1;
         final List<String> topics = new ArrayList<>();
         final Map<String, String> properties = new LinkedHashMap<>();
@@ -92,7 +93,7 @@ public final class KafkaProbe extends ClientBoundProbe {
          */
         public KafkaProbe build() {
             try {
-                this.bootstrap = HostPort.parseList(bootstrapServers, -1);
+                this.bootstrap = Endpoints.parseHostPorts(bootstrapServers, -1);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("malformed Kafka bootstrap servers '"
                         + Redaction.maskText(bootstrapServers) + "': " + e.getMessage());

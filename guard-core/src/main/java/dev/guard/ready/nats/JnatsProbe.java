@@ -1,11 +1,11 @@
 package dev.guard.ready.nats;
 
 import dev.guard.config.Redaction;
+import dev.guard.endpoint.Endpoint;
 import dev.guard.ready.Probe;
 import dev.guard.ready.ProbeResult;
 import dev.guard.ready.ProbeState;
 import dev.guard.ready.internal.Classify;
-import dev.guard.ready.internal.HostPort;
 import dev.guard.ready.internal.Timer;
 import dev.guard.ready.net.TcpProbe;
 import io.nats.client.Connection;
@@ -33,7 +33,7 @@ final class JnatsProbe implements Probe {
 
 
     private final String[] servers;
-    private final List<HostPort> addresses;
+    private final List<Endpoint> addresses;
     private final String target;
     private final String stream;
 
@@ -129,7 +129,7 @@ final class JnatsProbe implements Probe {
         }
         if (msg.contains("Unable to connect") || s == ProbeState.REFUSED || s == ProbeState.TIMEOUT) {
             // jnats folds refused, DNS and timeout into one message: ask the socket which it was
-            for (HostPort hp : addresses) {
+            for (Endpoint hp : addresses) {
                 ProbeResult tcp = TcpProbe.connect(this, hp, Duration.ofMillis(
                         Math.max(1, Math.min(250, timer.remaining(Duration.ofSeconds(1)).toMillis()))), new Timer());
                 if (tcp != null) {

@@ -1,14 +1,12 @@
 package dev.guard.ready.nats;
 
 import dev.guard.config.Redaction;
+import dev.guard.endpoint.Endpoint;
 import dev.guard.ready.internal.ClientBoundProbe;
 import dev.guard.ready.internal.Clients;
-import dev.guard.ready.internal.HostPort;
-import java.net.URI;
-import java.net.URISyntaxException;
+import dev.guard.ready.internal.Urls;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -48,7 +46,7 @@ public final class NatsProbe extends ClientBoundProbe {
     public static final class Builder {
         final String url;
         final List<String> servers = new ArrayList<>();
-        final List<HostPort> addresses = new ArrayList<>();
+        final List<Endpoint> addresses = new ArrayList<>();
         String target;
         String stream;
 
@@ -70,30 +68,17 @@ public final class NatsProbe extends ClientBoundProbe {
             servers.clear();
             addresses.clear();
             List<String> shown = new ArrayList<>();
-            for (String part : url.split(",")) {
-                String s = part.trim();
-                if (s.isEmpty()) {
-                    continue;
+            if (url.isBlank()) {
+                throw new IllegalArgumentException("empty NATS URL (expected nats://host:4222)");
+            }
+            for (Endpoint e : Urls.all(url, "NATS", List.of("nats", "tls", "opentls"), "nats://[user:password@|token@]host[:port]")) {
+                StringBuilder server = new StringBuilder(e.scheme()).append("://");
+                if (e.user() != null) {
+                    server.append(e.user()).append(e.password() == null ? "" : ":" + e.password()).append('@');
                 }
-                URI u;
-                try {
-                    u = new URI(s);
-                } catch (URISyntaxException e) {
-                    throw new IllegalArgumentException("malformed NATS URL '" + Redaction.maskText(s) + "': "
-                            + Redaction.maskText(e.getReason()));
-                }
-                String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
-                if (!List.of("nats", "tls", "opentls").contains(scheme)) {
-                    throw new IllegalArgumentException("NATS URL '" + Redaction.maskText(s)
-                            + "' must start with nats:// or tls://");
-                }
-                if (u.getHost() == null) {
-                    throw new IllegalArgumentException("NATS URL '" + Redaction.maskText(s) + "' has no host");
-                }
-                HostPort hp = new HostPort(u.getHost(), u.getPort() < 0 ? 4222 : u.getPort());
-                servers.add(s);
-                addresses.add(hp);
-                shown.add((scheme.equals("nats") ? "" : scheme + "://") + hp);
+                servers.add(server.append(e.hostPort()).append(e.rest()).toString());
+                addresses.add(Endpoint.of(e.host(), e.port()));
+                shown.add((e.scheme().equals("nats") ? "" : e.scheme() + "://") + e.hostPort());
             }
             if (servers.isEmpty()) {
                 throw new IllegalArgumentException("empty NATS URL (expected nats://host:4222)");

@@ -1,10 +1,10 @@
 package dev.guard.ready.net;
 
+import dev.guard.endpoint.Endpoint;
 import dev.guard.ready.Probe;
 import dev.guard.ready.ProbeResult;
 import dev.guard.ready.ProbeState;
 import dev.guard.ready.internal.Classify;
-import dev.guard.ready.internal.HostPort;
 import dev.guard.ready.internal.Timer;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -19,15 +19,15 @@ import java.time.Duration;
  */
 public final class TcpProbe implements Probe {
 
-    private final HostPort address;
+    private final Endpoint address;
 
-    TcpProbe(HostPort address) {
+    TcpProbe(Endpoint address) {
         this.address = address;
     }
 
     /** @throws IllegalArgumentException empty host or port outside 1..65535 */
     public static TcpProbe of(String host, int port) {
-        return new TcpProbe(new HostPort(host, port));
+        return new TcpProbe(Endpoint.of(host, port));
     }
 
     @Override
@@ -57,7 +57,7 @@ public final class TcpProbe implements Probe {
      * classified failure (DNS, REFUSED, TIMEOUT) reported as {@code probe}'s result. Used by
      * other probes as a quick pre-check.
      */
-    public static ProbeResult connect(Probe probe, HostPort address, Duration timeout, Timer timer) {
+    public static ProbeResult connect(Probe probe, Endpoint address, Duration timeout, Timer timer) {
         InetAddress ip;
         try {
             ip = InetAddress.getByName(address.host());

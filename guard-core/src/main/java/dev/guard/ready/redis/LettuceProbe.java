@@ -4,7 +4,6 @@ import dev.guard.ready.Probe;
 import dev.guard.ready.ProbeResult;
 import dev.guard.ready.ProbeState;
 import dev.guard.ready.internal.Classify;
-import dev.guard.ready.internal.HostPort;
 import dev.guard.ready.internal.Timer;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;

@@ -1,12 +1,11 @@
 package dev.guard.ready.redis;
 
 import dev.guard.config.Redaction;
+import dev.guard.endpoint.Endpoint;
 import dev.guard.ready.internal.ClientBoundProbe;
 import dev.guard.ready.internal.Clients;
-import dev.guard.ready.internal.HostPort;
-import java.net.URI;
-import java.net.URISyntaxException;
-import java.util.Locale;
+import dev.guard.ready.internal.Urls;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -69,31 +68,14 @@ public final class RedisProbe extends ClientBoundProbe {
          * @throws IllegalStateException    lettuce is not on the classpath
          */
         public RedisProbe build() {
-            java.net.URI parsed;
-            try {
-                parsed = new java.net.URI(uri);
-            } catch (java.net.URISyntaxException e) {
-                throw new IllegalArgumentException("malformed Redis URL '" + dev.guard.config.Redaction.maskText(uri)
-                        + "': " + dev.guard.config.Redaction.maskText(e.getReason()));
-            }
-            String scheme = parsed.getScheme() == null ? "" : parsed.getScheme().toLowerCase(Locale.ROOT);
-            if (!scheme.equals("redis") && !scheme.equals("rediss")) {
-                throw new IllegalArgumentException("Redis URL '" + dev.guard.config.Redaction.maskText(uri)
-                        + "' must start with redis:// or rediss://");
-            }
-            if (parsed.getHost() == null) {
-                throw new IllegalArgumentException("Redis URL '" + dev.guard.config.Redaction.maskText(uri)
-                        + "' has no host (expected redis://[user:password@]host[:port][/db])");
-            }
-            String path = parsed.getPath();
-            if (path != null && path.length() > 1 && !path.substring(1).matches("[0-9]+")) {
-                throw new IllegalArgumentException("Redis URL '" + dev.guard.config.Redaction.maskText(uri)
+            Endpoint e = Urls.single(uri, "Redis", List.of("redis", "rediss"), "redis://[user:password@]host[:port][/db]");
+            String path = Urls.path(e);
+            if (path.length() > 1 && !path.substring(1).matches("[0-9]+")) {
+                throw new IllegalArgumentException("Redis URL '" + Redaction.maskText(uri)
                         + "': database '" + path.substring(1) + "' is not a number");
             }
             Clients.require(CLIENT_CLASS, ARTIFACT, "redis:// and rediss://");
-            HostPort hp = new HostPort(parsed.getHost(), parsed.getPort() < 0 ? 6379 : parsed.getPort());
-            String db = path != null && path.length() > 1 ? "/" + path.substring(1) : "";
-            this.target = (scheme.equals("rediss") ? "rediss://" : "") + hp + db;
+            this.target = (e.scheme().equals("rediss") ? "rediss://" : "") + e.hostPort() + (path.length() > 1 ? path : "");
             return new RedisProbe(this);
         }
     }

@@ -1,5 +1,8 @@
 package dev.guard.init.diagnose;
 
+import dev.guard.endpoint.Broker;
+import dev.guard.endpoint.Endpoint;
+import dev.guard.endpoint.Endpoints;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -13,8 +16,8 @@ import java.util.regex.Pattern;
 final class ApplicationLineParser implements LineParser {
     private static final Pattern JOB_RECEIVED = Pattern.compile(".*job [^ ]+ received");
     private static final Pattern JOB_PROCESSED = Pattern.compile(".*job [^ ]+ processed");
-    private static final Pattern URL = Pattern.compile(
-            "\\b(redis|rediss|amqp|amqps|nats|tls|kafka)://(?:[^@\\s/]*@)?(\\[[0-9a-fA-F:]+\\]|[A-Za-z0-9_.\\-]+)(?::(\\d{1,5}))?");
+    /** A URL token in free text; it counts when its scheme is a broker's ({@link Broker#ofScheme}) and it parses. */
+    private static final Pattern URL = Pattern.compile("(?<![A-Za-z0-9+.\\-])([A-Za-z][A-Za-z0-9+.\\-_]*)://[^\\s\"'<>()]+");
     private static final Pattern BOOTSTRAP_SERVERS = Pattern.compile(
             "bootstrap[._]servers\\s*[=:]\\s*\\[?'?([A-Za-z0-9_.\\-]+):(\\d{1,5})");
     /** spring-rabbit's CachingConnectionFactory: Attempting to connect to: [localhost:5672]. */
@@ -27,6 +30,31 @@ final class ApplicationLineParser implements LineParser {
     private static final Pattern ENQUEUED = Pattern.compile("(?i)\\b(enqueued|published|queued)\\b");
     private static final Pattern OTHER_ERROR = Pattern.compile(
             "Traceback \\(most recent call last\\)|\\bERROR\\b|\\blevel=error\\b|\"level\":\\s*\"error\"|^[\\w.$]+(Error|Exception): ");
+
+    /** The first broker URL in {@code text}, parsed by guard's one endpoint parser; null when there is none. */
+    private static Endpoint brokerUrl(String text) {
+        Matcher m = URL.matcher(text);
+        while (m.find()) {
+            if (Broker.ofScheme(m.group(1)).isEmpty()) {
+                continue;
+            }
+            String url = m.group();
+            // sentence punctuation and a closing bracket or brace the URL was quoted in
+            while (!url.isEmpty() && (".,;:!}".indexOf(url.charAt(url.length() - 1)) >= 0 || url.endsWith("]")
+                    && url.chars().filter(c -> c == ']').count() > url.chars().filter(c -> c == '[').count())) {
+                url = url.substring(0, url.length() - 1);
+            }
+            try {
+                Endpoint e = Endpoints.parse(url).get(0);
+                if (!e.host().isEmpty()) {
+                    return e;
+                }
+            } catch (IllegalArgumentException e) {
+                // a mangled URL in a log line names no host
+            }
+        }
+        return null;
+    }
 
     @Override
     public List<Signal> parse(LogLine line) {
@@ -53,13 +81,13 @@ final class ApplicationLineParser implements LineParser {
             out.add(Signal.of(Signal.Type.PERMISSION, line, "app").withDetail(path));
             return out;
         }
-        Matcher m = URL.matcher(t);
-        if (m.find()) {
-            int port = m.group(3) == null ? 0 : Integer.parseInt(m.group(3));
-            out.add(Signal.at(Signal.Type.BOOT_TARGET, line, m.group(2), port, "app").withDetail(m.group(1)));
+        Endpoint boot = brokerUrl(t);
+        if (boot != null) {
+            out.add(Signal.at(Signal.Type.BOOT_TARGET, line, boot.host(), boot.portGiven() ? boot.port() : 0, "app")
+                    .withDetail(boot.scheme()));
             return out;
         }
-        m = BOOTSTRAP_SERVERS.matcher(t);
+        Matcher m = BOOTSTRAP_SERVERS.matcher(t);
         if (m.find()) {
             out.add(Signal.at(Signal.Type.BOOT_TARGET, line, m.group(1), Integer.parseInt(m.group(2)), "kafka")
                     .withDetail("kafka"));

@@ -54,10 +54,15 @@ public final class Diagnoser {
 
         Builder() {}
 
-        /** A host the workers should reach, {@code HOST} or {@code HOST:PORT} (e.g. {@code redis:6379}). */
+        /** A host the workers should reach: {@code HOST}, {@code HOST:PORT}, a URL or a list of them (e.g. {@code redis:6379}). */
         public Builder endpoint(String hostPort) {
             if (hostPort == null || hostPort.isBlank()) {
                 throw new IllegalArgumentException("endpoint must be HOST or HOST:PORT, got '" + hostPort + "'");
+            }
+            try {
+                dev.guard.endpoint.Endpoints.parse(hostPort.trim());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("endpoint must be HOST, HOST:PORT or a URL: " + e.getMessage());
             }
             endpoints.add(hostPort.trim());
             return this;

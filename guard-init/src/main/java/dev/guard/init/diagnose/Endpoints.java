@@ -11,18 +11,20 @@ final class Endpoints {
     private final Map<String, Integer> hosts = new LinkedHashMap<>();
     private final Map<String, String> origins = new LinkedHashMap<>();
 
-    void add(String hostPort, String origin) {
-        String h = hostPort.trim();
-        int port = 0;
-        int colon = h.lastIndexOf(':');
-        if (colon > 0 && h.indexOf(':') == colon && h.substring(colon + 1).matches("\\d{1,5}")) {
-            port = Integer.parseInt(h.substring(colon + 1));
-            h = h.substring(0, colon);
-        } else if (h.startsWith("[") && h.contains("]:") && h.substring(h.indexOf("]:") + 2).matches("\\d{1,5}")) {
-            port = Integer.parseInt(h.substring(h.indexOf("]:") + 2));
-            h = h.substring(0, h.indexOf("]:") + 1);
+    /** Adds every host of {@code value} ({@code redis}, {@code redis:6379}, {@code redis://redis:6379/0}, {@code b1:9092,b2:9092}). */
+    void add(String value, String origin) {
+        List<dev.guard.endpoint.Endpoint> parsed;
+        try {
+            parsed = dev.guard.endpoint.Endpoints.parse(value.trim());
+        } catch (IllegalArgumentException e) {
+            return; // Diagnoser.Builder refused a bad --endpoint; a group name that does not parse names no host
         }
-        String host = Hosts.clean(h);
+        for (dev.guard.endpoint.Endpoint e : parsed) {
+            add(Hosts.clean(e.host()), e.portGiven() ? e.port() : 0, origin);
+        }
+    }
+
+    private void add(String host, int port, String origin) {
         if (host == null) {
             return;
         }

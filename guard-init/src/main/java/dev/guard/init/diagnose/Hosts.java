@@ -1,12 +1,11 @@
 package dev.guard.init.diagnose;
 
+import dev.guard.endpoint.HostVerdict;
+import dev.guard.endpoint.Loopback;
 import java.util.Locale;
-import java.util.regex.Pattern;
 
 /** Host names as the rules compare them: loopback, IP literal, first DNS label. */
 final class Hosts {
-    private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
-
     private Hosts() {}
 
     static String clean(String host) {
@@ -27,19 +26,17 @@ final class Hosts {
         return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
     }
 
-    /** localhost, 127.0.0.0/8, ::1, 0.0.0.0 and Python's None: the defaults a drifted worker falls back to. */
+    /**
+     * A host a drifted worker falls back to: loopback ({@code localhost}, {@code 127.1}, {@code ::1},
+     * {@code 0.0.0.0} ...) or a placeholder ({@code None}, {@code null}): guard's one rule,
+     * {@link HostVerdict}, as the config guard and the probes apply it.
+     */
     static boolean isLoopback(String host) {
-        if (host == null) {
-            return false;
-        }
-        String h = clean(host);
-        return h.equals("localhost") || h.startsWith("localhost.") || h.equals("ip6-localhost")
-                || h.startsWith("127.") || h.equals("::1") || h.equals("0:0:0:0:0:0:0:1")
-                || h.equals("0.0.0.0") || h.equals("none") || h.equals("null");
+        return host != null && HostVerdict.of(host) != HostVerdict.SERVICE;
     }
 
     static boolean isIpLiteral(String host) {
-        return host != null && (IPV4.matcher(host).matches() || host.contains(":"));
+        return Loopback.isIpLiteral(host);
     }
 
     /** redis.jobs.svc.cluster.local -> redis. */

@@ -129,8 +129,13 @@ class RulesTest {
         Map<String, String> texts = new LinkedHashMap<>();
         texts.put("numbers.log", "Error 111 connecting to redis:99999999999. Connection refused.\n"
                 + "received=99999999999999 processed=1\nworker-0 1/1 Running 99999999999 1m\n");
-        Diagnosis one = Diagnoser.builder().endpoint("redis:99999999999").build().diagnoseTexts(texts);
+        Diagnosis one = Diagnoser.builder().endpoint("redis:6379").build().diagnoseTexts(texts);
         assertTrue(one.causeLine().startsWith("cause: "), one.causeLine());
+        // a bad --endpoint is refused with the parser's reason, not silently ignored
+        IllegalArgumentException bad = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> Diagnoser.builder().endpoint("redis:99999999999"));
+        assertEquals("endpoint must be HOST, HOST:PORT or a URL: port 99999999999 in 'redis:99999999999' is out of range 1-65535",
+                bad.getMessage());
         assertTrue(all.size() > 50, "expected the module's files, found " + all.size());
         Diagnosis d;
         try {

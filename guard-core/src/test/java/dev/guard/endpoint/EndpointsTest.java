@@ -1,4 +1,4 @@
-package dev.guard.config;
+package dev.guard.endpoint;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,12 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import dev.guard.config.NoSecretOnConsole;
+import dev.guard.testing.JavaMain;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,19 +44,30 @@ class EndpointsTest {
         "kafka_broker_1:9092                         | - kafka_broker_1:9092",
         "PLAINTEXT://b1:9092,SASL_SSL://b2           | plaintext b1:9092 sasl_ssl b2:9093",
         "worker:s3cr3t-test-pw@rabbit:5672,rabbit2   | - rabbit:5672 - rabbit2",
+        "kafka://b1:9092,b2:9093                     | kafka b1:9092 kafka b2:9093",
+        "kafka://b1,b2?topics=jobs,mail              | kafka b1:9092 kafka b2:9092",
+        "nats://n1:4222, nats://n2                   | nats n1:4222 nats n2:4222",
+        "redis-sentinel://:s3cr3t-test-pw@s1,s2:26380/0#primary | redis-sentinel s1:26379 redis-sentinel s2:26380",
+        "mongodb://db                                | mongodb db:27017",
+        "mongodb+srv://u:s3cr3t-test-pw@c0.example.net/app | mongodb+srv c0.example.net",
+        "postgres://app:s3cr3t-test-pw@db/app        | postgres db:5432",
+        "jdbc:postgresql://db:5433/app               | jdbc:postgresql db:5433",
+        "JDBC:MySQL://db/app                         | jdbc:mysql db:3306",
+        "custom+x://h:1                              | custom+x h:1",
+        "sqlite:///var/lib/app.db                    | sqlite (hostless)",
+        "redis.jobs.svc.cluster.local:6379           | - redis.jobs.svc.cluster.local:6379",
     })
     void parsesGoodEndpoints(String value, String expected) {
-        List<HostPort> parsed = Endpoints.parse(value);
+        List<Endpoint> parsed = Endpoints.parse(value);
         StringBuilder sb = new StringBuilder();
-        for (HostPort hp : parsed) {
-            sb.append(sb.length() == 0 ? "" : " ").append(hp.scheme() == null ? "-" : hp.scheme()).append(' ').append(hp);
+        for (Endpoint hp : parsed) {
+            sb.append(sb.length() == 0 ? "" : " ").append(hp.scheme() == null ? "-" : hp.scheme()).append(' ').append(hp.host().isEmpty() ? "(hostless)" : hp);
         }
         assertEquals(expected, sb.toString());
     }
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-        "mongodb://db:27017              | unknown scheme 'mongodb' in 'mongodb://db:27017' (guard knows redis, rediss, amqp, amqps, nats, tls, kafka, tcp, http, https, plaintext, ssl, sasl_plaintext, sasl_ssl)",
         "redis://redis:0                 | port 0 in 'redis://redis:0' is out of range 1-65535",
         "redis://redis:65536             | port 65536 in 'redis://redis:65536' is out of range 1-65535",
         "b1:99999999999                  | port 99999999999 in 'b1:99999999999' is out of range 1-65535",
@@ -75,11 +85,17 @@ class EndpointsTest {
         "1http://x                       | '1http://x' does not start with a valid URL scheme",
         "worker:s3cr3t-test-pw@rabbit:99999 | port 99999 in 'worker:****@rabbit:99999' is out of range 1-65535",
         "worker:s3cr3t-test-pw@rabbit/vh | 'worker:****@rabbit/vh' is neither a URL (scheme://host:port) nor host:port",
+        "nats://n1:4222,                 | entry 2 of 'nats://n1:4222,' is empty (stray comma?)",
+        "kafka://b1,,b2                  | no host in 'kafka://b1,,b2'",
+        "redis://redis:99999             | port 99999 in 'redis://redis:99999' is out of range 1-65535",
+        "redis://:s3cr3t/test-pw@redis:6379/0 | the user info of 'redis://:****@redis:6379/0' holds a raw '/', '?' or '#' (in the password?): percent-encode them as %2F, %3F and %23, or every client will read a wrong host",
+        "amqp://u:s3cr3t?test-pw@rabbit  | the user info of 'amqp://u:****@rabbit' holds a raw '/', '?' or '#' (in the password?): percent-encode them as %2F, %3F and %23, or every client will read a wrong host",
+        "jdbc:://db                      | 'jdbc:://db' does not start with a valid URL scheme",
     })
     void rejectsMalformedWithAClearMessage(String value, String message) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Endpoints.parse(value));
         assertEquals(message, e.getMessage());
-        assertFalse(e.getMessage().contains(NoSecretOnConsole.TEST_PASSWORD));
+        assertFalse(e.getMessage().contains("s3cr3t"), e.getMessage());
     }
 
     @Test
@@ -98,8 +114,9 @@ class EndpointsTest {
         "0x7F000001", "2130706433", "0177.0.0.1", "017700000001", "127.0.0.1.", "::1", "[::1]", "0:0:0:0:0:0:0:1",
         "::ffff:127.0.0.1", "0.0.0.0", "0", "::", "[::]"})
     void loopbackInAnySpelling(String host) {
-        assertTrue(Endpoints.isLoopback(host), host);
-        assertEquals(Boolean.TRUE, Endpoints.loopbackWithoutLookup(host), host + " must be known without a lookup");
+        assertTrue(Loopback.isLoopback(host), host);
+        assertTrue(Loopback.bySpelling(host), host);
+        assertEquals(Boolean.TRUE, Loopback.withoutLookup(host), host + " must be known without a lookup");
     }
 
     @ParameterizedTest
@@ -107,14 +124,15 @@ class EndpointsTest {
         "::2", "fe80::1", "1.2.3.4.5", "256.0.0.1", "localhostx", "notlocalhost", "localhost.example.invalid",
         "redis", "guard-does-not-exist.invalid"})
     void notLoopback(String host) {
-        assertFalse(Endpoints.isLoopback(host), host);
+        assertFalse(Loopback.isLoopback(host), host);
+        assertFalse(Loopback.bySpelling(host), host);
     }
 
     @Test
     void namesNeedALookupUnlessTheyAreLiteral() {
-        assertNull(Endpoints.loopbackWithoutLookup("redis"));
-        assertNull(Endpoints.loopbackWithoutLookup("kafka-0.kafka-headless.jobs.svc.cluster.local"));
-        assertEquals(Boolean.FALSE, Endpoints.loopbackWithoutLookup("10.0.0.5"));
+        assertNull(Loopback.withoutLookup("redis"));
+        assertNull(Loopback.withoutLookup("kafka-0.kafka-headless.jobs.svc.cluster.local"));
+        assertEquals(Boolean.FALSE, Loopback.withoutLookup("10.0.0.5"));
     }
 
     /**
@@ -132,7 +150,7 @@ class EndpointsTest {
                 "127.0.0.1 mixed-alias",
                 "10.0.0.5 mixed-alias",
                 "10.0.0.6 other-host", ""));
-        String out = runJava(List.of("-Djdk.net.hosts.file=" + hosts), LoopbackLookupMain.class.getName(),
+        String out = JavaMain.run(List.of("-Djdk.net.hosts.file=" + hosts), LoopbackLookupMain.class.getName(),
                 "worker-alias", "debian-hostname", "mixed-alias", "other-host", "absent-alias");
         assertEquals(String.join("\n",
                 "all lookup=[debian-hostname, worker-alias]",
@@ -143,37 +161,71 @@ class EndpointsTest {
                 "absent-alias lookup=false"), out.strip());
     }
 
-    /** Runs a main class of this test classpath in a child JVM; returns its stdout, fails on a non-zero exit. */
-    static String runJava(List<String> jvmArgs, String mainClass, String... args) throws IOException, InterruptedException {
-        return runJava(jvmArgs, System.getProperty("java.class.path"), java.util.Map.of(), mainClass, args);
+    @Test
+    void userInfoIsKeptButNeverPrinted() {
+        Endpoint e = Endpoints.parse("redis://default:s3cr3t-test-pw@cache:6380/0?key=jobs").get(0);
+        assertEquals("default", e.user());
+        assertEquals("s3cr3t-test-pw", e.password());
+        assertEquals("/0?key=jobs", e.rest());
+        assertTrue(e.portGiven());
+        assertEquals("redis://cache:6380", e.display());
+        assertFalse(e.toString().contains("s3cr3t"), e.toString());
+        Endpoint token = Endpoints.parse("nats://s3cr3t-test-pw@nats").get(0);
+        assertEquals("s3cr3t-test-pw", token.user());
+        assertNull(token.password());
+        assertFalse(token.portGiven());
+        assertEquals(4222, token.port());
     }
 
-    static String runJava(List<String> jvmArgs, String classPath, java.util.Map<String, String> env, String mainClass,
-                          String... args) throws IOException, InterruptedException {
-        List<String> cmd = new java.util.ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(jvmArgs);
-        cmd.add("-cp");
-        cmd.add(classPath);
-        cmd.add(mainClass);
-        cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd);
-        for (var e : env.entrySet()) {
-            if (e.getValue() == null) {
-                pb.environment().remove(e.getKey());
-            } else {
-                pb.environment().put(e.getKey(), e.getValue());
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "redis:6379       | -1   | redis:6379",
+        "redis            | 6379 | redis:6379",
+        "[::1]:4222       | -1   | [::1]:4222",
+        "[2001:db8::1]    | 9092 | [2001:db8::1]:9092",
+    })
+    void hostPortWithADefault(String text, int defaultPort, String expected) {
+        assertEquals(expected, Endpoints.parseHostPort(text, defaultPort).hostPort());
+    }
+
+    @Test
+    void hostPortWithoutADefaultNeedsAPort() {
+        assertEquals("'redis' has no port (expected host:port)",
+                assertThrows(IllegalArgumentException.class, () -> Endpoints.parseHostPort("redis", -1)).getMessage());
+        assertEquals("entry 2 of 'a:1,' is empty (stray comma?)",
+                assertThrows(IllegalArgumentException.class, () -> Endpoints.parseHostPorts("a:1,", -1)).getMessage());
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', value = {
+        "htp      | http ftp", "htps | https", "reddis | redis", "rediss2 | rediss", "amqpp | amqp amqps", "nast | nats",
+        "kafak    | kafka", "postgress | postgres", "mysq | mysql", "HTP | http ftp",
+    })
+    void nearMissesOfAKnownSchemeAreTypos(String scheme, String meant) {
+        assertEquals(List.of(meant.split(" ")), Scheme.nearMisses(scheme));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"http", "redis", "rediss", "ssh", "ssl", "custom", "myapp", "s3", "x"})
+    void knownOrUnrelatedSchemesAreNoTypos(String scheme) {
+        assertEquals(List.of(), Scheme.nearMisses(scheme));
+    }
+
+    @Test
+    void everyBrokerSchemeIsKnownAndLeadsBack() {
+        for (Broker b : Broker.values()) {
+            for (String s : b.schemes()) {
+                assertEquals(java.util.Optional.of(b), Broker.ofScheme(s), s);
             }
+            assertTrue(b.defaultPort() > 0, b.name());
+            assertEquals(b, Endpoints.parse(b.exampleUrl()).get(0).broker().orElseThrow(), b.exampleUrl());
+            Endpoints.parse(b.exampleHostList()).forEach(e -> assertTrue(e.portGiven(), b.exampleHostList()));
         }
-        Process p = pb.start();
-        try {
-            byte[] stdout = p.getInputStream().readAllBytes();
-            byte[] stderr = p.getErrorStream().readAllBytes();
-            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "child JVM did not exit");
-            assertEquals(0, p.exitValue(), "child JVM " + mainClass + " failed: " + new String(stderr, StandardCharsets.UTF_8));
-            return new String(stdout, StandardCharsets.UTF_8);
-        } finally {
-            p.destroyForcibly();
-        }
+        assertEquals(java.util.Optional.of(Broker.REDIS), Broker.ofName("SPRING_DATA_REDIS_URL"));
+        assertEquals(java.util.Optional.of(Broker.KAFKA), Broker.ofName("KAFKA_BOOTSTRAP_SERVERS"));
+        assertEquals(java.util.Optional.of(Broker.RABBITMQ), Broker.ofName("spring.rabbitmq.addresses"));
+        assertEquals(java.util.Optional.empty(), Broker.ofName("DATABASE_URL"));
+        assertTrue(Broker.REDIS.namedSurelyBy("REDIS_URL"));
+        assertFalse(Broker.REDIS.namedSurelyBy("CACHE_URL"));
     }
 }

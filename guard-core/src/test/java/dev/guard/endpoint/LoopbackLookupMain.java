@@ -1,4 +1,4 @@
-package dev.guard.config;
+package dev.guard.endpoint;
 
 /** Child-JVM helper for {@link EndpointsTest}: prints {@code name lookup=<isLoopback>} per argument. */
 public final class LoopbackLookupMain {
@@ -7,13 +7,13 @@ public final class LoopbackLookupMain {
 
     public static void main(String[] args) {
         // generous bound: the machine may be loaded; a slow answer must not turn into "not loopback"
-        System.out.println("all lookup=" + Endpoints.loopbackHosts(java.util.List.of(args), java.time.Duration.ofSeconds(30))
+        System.out.println("all lookup=" + Loopback.hosts(java.util.List.of(args), java.time.Duration.ofSeconds(30))
                 .stream().sorted().toList());
         for (String name : args) {
-            if (Endpoints.loopbackWithoutLookup(name) != null) {
+            if (Loopback.withoutLookup(name) != null) {
                 throw new IllegalStateException(name + " was decided without a lookup");
             }
-            System.out.println(name + " lookup=" + Endpoints.isLoopback(name, java.time.Duration.ofSeconds(30)));
+            System.out.println(name + " lookup=" + Loopback.isLoopback(name, java.time.Duration.ofSeconds(30)));
         }
     }
 }
