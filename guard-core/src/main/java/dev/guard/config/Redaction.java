@@ -18,7 +18,7 @@ public final class Redaction {
     public static final String MASK = "****";
 
     private static final Pattern SECRET_NAME =
-            Pattern.compile("(?i).*(PASSWORD|PASSWD|PASSPHRASE|PWD|SECRET|TOKEN|KEY|CREDENTIAL|AUTH|JAAS).*");
+            Pattern.compile("(?i).*(PASSWORD|PASSWD|PASSPHRASE|PWD|SECRET|TOKEN|KEY|CREDENTIAL|AUTH|JAAS|(?:^|[_.\\-])PASS(?:$|[_.\\-])).*");
 
     /**
      * scheme://userinfo@ ; userinfo runs to the last '@' before whitespace or a comma, so a raw

@@ -17,7 +17,7 @@ import java.util.Optional;
  * @param defaultPort the port a URL without one means, {@code -1} when there is none
  * @param broker      the broker the scheme means, or {@code null} (http, postgres, ...)
  * @param probed      true when {@code Probes.forUrl} has a probe for it
- * @param hostless    true when a URL of this scheme may have an empty host (a file or socket path)
+ * @param hostless    true when a URL of this scheme may have an empty host (a file or socket path, libpq's {@code postgresql:///app})
  */
 public record Scheme(String name, int defaultPort, Broker broker, boolean probed, boolean hostless) {
 
@@ -44,7 +44,7 @@ public record Scheme(String name, int defaultPort, Broker broker, boolean probed
         // not probed, but common in a worker's environment; listed for their default ports and so
         // that a near-miss of one of them reads as a typo
         for (Object[] s : new Object[][] {
-            {"postgres", 5432}, {"postgresql", 5432}, {"mysql", 3306}, {"mariadb", 3306}, {"mongodb", 27017},
+            {"mysql", 3306}, {"mariadb", 3306}, {"mongodb", 27017},
             {"mongodb+srv", -1}, {"mssql", 1433}, {"sqlserver", 1433}, {"oracle", 1521}, {"cockroachdb", 26257},
             {"memcached", 11211}, {"memcache", 11211}, {"elasticsearch", 9200}, {"opensearch", 9200},
             {"mqtt", 1883}, {"mqtts", 8883}, {"stomp", 61613}, {"stomp+ssl", 61614}, {"activemq", 61616},
@@ -59,7 +59,9 @@ public record Scheme(String name, int defaultPort, Broker broker, boolean probed
         for (String s : List.of("file", "unix", "sqlite", "sqlite3", "http+unix", "npipe")) {
             hostless(s, null);
         }
-
+        // libpq: postgresql:///app is the local socket
+        TABLE.put("postgres", new Scheme("postgres", 5432, null, false, true));
+        TABLE.put("postgresql", new Scheme("postgresql", 5432, null, false, true));
     }
 
     private static void probed(String name, int port, Broker broker) {

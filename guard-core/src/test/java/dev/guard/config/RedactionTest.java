@@ -37,14 +37,14 @@ class RedactionTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"REDIS_PASSWORD", "API_TOKEN", "AWS_SECRET_ACCESS_KEY", "SSH_KEY", "DB_CREDENTIALS",
-        "redis.password", "Kafka_Sasl_Jaas_Config"})
+        "redis.password", "Kafka_Sasl_Jaas_Config", "DB_PASS", "ES_PASS", "smtp.pass", "PASS", "MAIL_PASS_FILE"})
     void secretNames(String name) {
         assertTrue(Redaction.isSecretName(name));
         assertEquals(Redaction.MASK, Redaction.maskValue(name, "s3cr3t-pw"));
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"REDIS_URL", "KAFKA_BROKERS", "NATS_URL", "GUARD_TIMEOUT"})
+    @ValueSource(strings = {"REDIS_URL", "KAFKA_BROKERS", "NATS_URL", "GUARD_TIMEOUT", "PASSPORT_API_URL", "BYPASS_CACHE", "COMPASS_URL"})
     void ordinaryNamesKeepTheirValue(String name) {
         assertFalse(Redaction.isSecretName(name));
         assertEquals("redis://r:6379", Redaction.maskValue(name, "redis://r:6379"));

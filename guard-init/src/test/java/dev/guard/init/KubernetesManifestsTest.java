@@ -111,6 +111,36 @@ class KubernetesManifestsTest {
         }
     }
 
+    /**
+     * The shipped check-env initContainer, run over the shipped ConfigMap and Secret as the pod sees
+     * them: the Secret's {@code change-me-in-cluster} password is refused (exit 78, masked), and once
+     * a real password replaces it every setting passes, each checked as what its name says.
+     */
+    @Test
+    void theShippedCheckEnvRefusesTheSecretsPlaceholderUntilItIsReplaced() {
+        Map<String, String> env = new java.util.LinkedHashMap<>();
+        Manifests.map(BY_KIND.get("ConfigMap"), "data").forEach((k, v) -> env.put(k, String.valueOf(v)));
+        Manifests.map(BY_KIND.get("Secret"), "stringData").forEach((k, v) -> env.put(k, String.valueOf(v)));
+        env.put("KUBERNETES_SERVICE_HOST", "10.96.0.1"); // as in every pod
+        String[] args = Manifests.list(containers("initContainers").get(0).get("args"), "args").stream()
+                .map(String::valueOf).toArray(String[]::new);
+
+        Cli.Result shipped = Cli.run(env, args);
+        assertEquals(ExitCodes.CONFIG, shipped.code(), shipped.toString());
+        assertTrue(shipped.err().contains("ERROR PLACEHOLDER: AMQP_URL's password is a placeholder"), shipped.toString());
+        assertEquals(1, shipped.err().lines().filter(l -> l.startsWith("ERROR ")).count(), shipped.toString());
+        assertFalse(shipped.both().contains("change-me-in-cluster"), "the placeholder password is printed: " + shipped);
+
+        env.put("AMQP_URL", String.valueOf(env.get("AMQP_URL")).replace("change-me-in-cluster", "Zq8-real-pw"));
+        Cli.Result replaced = Cli.run(env, args);
+        assertEquals(ExitCodes.OK, replaced.code(), replaced.toString());
+        assertFalse(replaced.both().contains("Zq8-real-pw"), replaced.toString());
+        for (String inferred : List.of("REDIS_URL  .*\\(checked as a URL: the name ends in _URL\\)",
+                "KAFKA_BOOTSTRAP  .*\\(checked as a host list: the name contains BOOTSTRAP .*\\)")) {
+            assertTrue(replaced.out().lines().anyMatch(l -> l.trim().matches(inferred)), inferred + " in\n" + replaced);
+        }
+    }
+
     @Test
     void podDisruptionBudgetCoversTheWorkerPods() {
         Map<String, Object> pdb = BY_KIND.get("PodDisruptionBudget");

@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  * <li>{@code *_HOST}, {@code *_HOSTNAME}: a host;</li>
  * <li>{@code *_PORT}: a port.</li>
  * </ul>
- * A name that says it holds a secret ({@code REDIS_PASSWORD}) is a string. Otherwise the value
+ * A name that says it holds a secret ({@code REDIS_PASSWORD}) is a string, and so is a listen
+ * address ({@code *_LISTENERS}, {@code *_BIND}: {@code 0.0.0.0} there is no mistake). Otherwise the value
  * decides: {@code scheme://...} is a URL, {@code host:port[,host:port]} a host list, anything
  * else a string.
  */
@@ -26,9 +27,14 @@ public final class Inference {
     private static final List<String> LIST_WORDS = List.of("BROKERS", "SERVERS", "HOSTS", "NODES", "ADDRS", "ADDR",
             "ADDRESSES", "ENDPOINTS", "SEEDS");
     private static final List<String> HOST_WORDS = List.of("HOST", "HOSTNAME");
+    /** SCHEMA_REGISTRY_LISTENERS=http://0.0.0.0:8081 binds every interface: a listen address, not an endpoint. */
+    private static final List<String> LISTEN_WORDS = List.of("LISTEN", "LISTENER", "LISTENERS", "BIND");
     private static final Pattern HAS_SCHEME = Pattern.compile("(?:jdbc:)?[A-Za-z][A-Za-z0-9+._\\-]*://.*", Pattern.DOTALL);
     private static final Pattern HOST_PORT_LIST = Pattern.compile(
             "(?:\\[[0-9A-Fa-f:.]+]|[A-Za-z0-9_][A-Za-z0-9_.\\-]*):\\d{1,5}(?:\\s*,\\s*(?:\\[[0-9A-Fa-f:.]+]|[A-Za-z0-9_][A-Za-z0-9_.\\-]*):\\d{1,5})*");
+
+    /** Why a listen address ({@code *_LISTENERS}, {@code *_BIND}) is a string whose hosts are not checked. */
+    public static final String LISTEN_ADDRESS = "the name says where this process listens, not a service it reaches";
 
     private Inference() {}
 
@@ -42,6 +48,9 @@ public final class Inference {
         }
         if (Redaction.isSecretName(name)) {
             return new Check(SettingType.STRING, "the name says it holds a secret");
+        }
+        if (words.stream().anyMatch(LISTEN_WORDS::contains)) {
+            return new Check(SettingType.STRING, LISTEN_ADDRESS);
         }
         if (LIST_WORDS.contains(last)) {
             return new Check(SettingType.HOST_LIST, suffix);

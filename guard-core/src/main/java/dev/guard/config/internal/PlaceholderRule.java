@@ -15,6 +15,9 @@ public final class PlaceholderRule {
     /** Reports a whole value that is a placeholder; true when it did (no other rule applies then). */
     public static boolean whole(Subject s, Consumer<Violation> out) {
         String placeholder = Placeholders.describe(s.value());
+        if (placeholder == null && s.secret() && Placeholders.isGenericSecret(s.value())) {
+            placeholder = "the word itself";
+        }
         if (placeholder == null) {
             return false;
         }

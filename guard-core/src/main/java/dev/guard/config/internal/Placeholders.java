@@ -59,6 +59,15 @@ public final class Placeholders {
         return null;
     }
 
+    /** The name of the thing instead of the thing, as a secret's value: {@code password}, {@code secret}, {@code token}. */
+    private static final Set<String> GENERIC_SECRETS = Set.of("password", "passwd", "pass", "pwd", "secret", "token", "apikey",
+            "api-key", "api_key", "key", "privatekey", "private-key");
+
+    /** True when a secret's value is only the word for a secret ({@code ES_PASS=password}): a sample's default, not a password. */
+    public static boolean isGenericSecret(String value) {
+        return value != null && GENERIC_SECRETS.contains(value.trim().toLowerCase(Locale.ROOT));
+    }
+
     /**
      * True when {@code part} (a whole value, or a URL's user, password or host) is a placeholder
      * word: {@code changeme}, {@code CHANGE_ME}, {@code change-me-in-cluster}, {@code your_password},

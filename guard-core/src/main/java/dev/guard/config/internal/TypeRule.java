@@ -88,7 +88,8 @@ public final class TypeRule {
                 return null;
             }
             case STRING -> {
-                if (v.contains("://")) {
+                // a listen address binds 0.0.0.0 on purpose; any other string with a scheme is still checked for loopback
+                if (v.contains("://") && !Inference.LISTEN_ADDRESS.equals(s.check().because())) {
                     try {
                         return Endpoints.parse(v);
                     } catch (IllegalArgumentException e) {
@@ -160,6 +161,9 @@ public final class TypeRule {
     }
 
     private static List<Endpoint> host(Subject s, String v, Consumer<Violation> out) {
+        if (v.startsWith("/")) {
+            return null; // a unix socket directory (libpq's DB_HOST=/var/run/postgresql): local by design, no host to check
+        }
         if (v.contains("://")) {
             malformed(s, "it holds a URL, but a host setting takes only the host name", out);
             return tryParse(v);
