@@ -82,12 +82,19 @@ public final class Redaction {
         if (colon >= 0) {
             return userInfo.substring(0, colon) + ":" + MASK;
         }
-        // No colon: redis://secret@host and nats://token@host carry a password or token alone.
-        String s = scheme.toLowerCase(Locale.ROOT);
-        if (s.startsWith("redis") || s.startsWith("nats") || s.startsWith("tls") || isSecretName(userInfo)) {
+        if (userIsSecret(scheme) || isSecretName(userInfo)) {
             return userInfo.isEmpty() ? userInfo : MASK;
         }
         return userInfo;
+    }
+
+    /**
+     * True when a URL of this scheme carries a password or token alone as its user:
+     * {@code redis://secret@host}, {@code nats://token@host}, {@code tls://token@host}.
+     */
+    public static boolean userIsSecret(String scheme) {
+        String s = scheme == null ? "" : scheme.toLowerCase(Locale.ROOT);
+        return s.startsWith("redis") || s.startsWith("nats") || s.startsWith("tls");
     }
 
     private static String maskBareUserInfo(String text) {

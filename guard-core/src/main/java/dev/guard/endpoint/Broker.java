@@ -10,27 +10,27 @@ import java.util.Optional;
  * artifact that must be on the classpath, and the words that name the broker in a setting's name.
  */
 public enum Broker {
-    REDIS("Redis service", "io.lettuce:lettuce-core", "redis://redis:6379", "redis:6379",
+    REDIS("Redis", "io.lettuce:lettuce-core", "redis://redis:6379", "redis:6379",
             List.of("redis", "rediss", "redis-sentinel", "redis-socket"),
             List.of("REDIS", "VALKEY", "KEYDB", "CACHE")),
-    RABBITMQ("RabbitMQ service", "com.rabbitmq:amqp-client", "amqp://rabbitmq:5672", "rabbitmq:5672",
+    RABBITMQ("RabbitMQ", "com.rabbitmq:amqp-client", "amqp://rabbitmq:5672", "rabbitmq:5672",
             List.of("amqp", "amqps"), List.of("AMQP", "RABBIT", "RABBITMQ", "CLOUDAMQP")),
-    NATS("NATS service", "io.nats:jnats", "nats://nats:4222", "nats:4222",
+    NATS("NATS", "io.nats:jnats", "nats://nats:4222", "nats:4222",
             List.of("nats", "tls"), List.of("NATS")),
-    KAFKA("Kafka brokers", "org.apache.kafka:kafka-clients", "kafka://kafka-0.kafka:9092,kafka-1.kafka:9092",
+    KAFKA("Kafka", "org.apache.kafka:kafka-clients", "kafka://kafka-0.kafka:9092,kafka://kafka-1.kafka:9092",
             "kafka-0.kafka:9092,kafka-1.kafka:9092",
             List.of("kafka", "plaintext", "ssl", "sasl_plaintext", "sasl_ssl"), List.of("KAFKA", "BOOTSTRAP"));
 
-    private final String service;
+    private final String product;
     private final String clientArtifact;
     private final String exampleUrl;
     private final String exampleHostList;
     private final List<String> schemes;
     private final List<String> nameWords;
 
-    Broker(String service, String clientArtifact, String exampleUrl, String exampleHostList, List<String> schemes,
+    Broker(String product, String clientArtifact, String exampleUrl, String exampleHostList, List<String> schemes,
             List<String> nameWords) {
-        this.service = service;
+        this.product = product;
         this.clientArtifact = clientArtifact;
         this.exampleUrl = exampleUrl;
         this.exampleHostList = exampleHostList;
@@ -38,9 +38,14 @@ public enum Broker {
         this.nameWords = nameWords;
     }
 
-    /** How a message names it: {@code Redis service}, {@code Kafka brokers}. */
+    /** Its name: {@code Redis}, {@code RabbitMQ}, {@code NATS}, {@code Kafka}. */
+    public String product() {
+        return product;
+    }
+
+    /** How a message names the servers: {@code Redis service}, {@code Kafka brokers}. */
     public String service() {
-        return service;
+        return product + (this == KAFKA ? " brokers" : " service");
     }
 
     /** The Maven coordinates of the client guard uses for it ({@code io.lettuce:lettuce-core}). */

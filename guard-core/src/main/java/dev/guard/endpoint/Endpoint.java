@@ -39,10 +39,19 @@ public record Endpoint(String scheme, String user, String password, String host,
 
     /** The scheme as a table entry, when guard knows it. */
     public Optional<Scheme> knownScheme() {
-        if (scheme == null) {
-            return Optional.empty();
+        return Scheme.of(scheme);
+    }
+
+    /** The path of {@link #rest()}: {@code /0} of {@code /0?key=jobs#m}; {@code ""} when there is none. */
+    public String path() {
+        int end = rest.length();
+        for (char c : new char[] {'?', '#'}) {
+            int i = rest.indexOf(c);
+            if (i >= 0 && i < end) {
+                end = i;
+            }
         }
-        return Scheme.of(scheme.startsWith("jdbc:") ? scheme.substring(5) : scheme);
+        return rest.substring(0, end);
     }
 
     /** The broker the scheme means ({@code rediss}: Redis), if any. */

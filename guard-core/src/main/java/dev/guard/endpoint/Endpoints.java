@@ -22,9 +22,11 @@ import java.util.regex.Pattern;
  */
 public final class Endpoints {
 
-    private static final Pattern SCHEME = Pattern.compile("(?:jdbc:)?[A-Za-z][A-Za-z0-9+._\\-]*", Pattern.CASE_INSENSITIVE);
+    private static final String SCHEME_TEXT = "(?:jdbc:)?[A-Za-z][A-Za-z0-9+._\\-]*";
+    private static final Pattern SCHEME = Pattern.compile(SCHEME_TEXT, Pattern.CASE_INSENSITIVE);
+    private static final Pattern STARTS_WITH_SCHEME = Pattern.compile(SCHEME_TEXT + "://.*", Pattern.DOTALL);
     /** A comma that starts a new URL: {@code nats://a:4222,nats://b:4222}. */
-    private static final Pattern URL_START = Pattern.compile(",\\s*(?=(?:jdbc:)?[A-Za-z][A-Za-z0-9+._\\-]*://)");
+    private static final Pattern URL_START = Pattern.compile(",\\s*(?=" + SCHEME_TEXT + "://)");
 
     private Endpoints() {}
 
@@ -44,10 +46,9 @@ public final class Endpoints {
         int entry = 0;
         for (String chunk : URL_START.split(all, -1)) {
             String c = chunk.trim();
-            int sep = c.indexOf("://");
-            if (sep >= 0) {
+            if (c.contains("://")) {
                 entry++;
-                out.addAll(parseUrl(c, sep, all, entry));
+                out.addAll(parseUrl(c, all, entry));
                 continue;
             }
             for (String item : c.split(",", -1)) {
@@ -60,6 +61,11 @@ public final class Endpoints {
             }
         }
         return List.copyOf(out);
+    }
+
+    /** True when {@code value} starts with a syntactically valid {@code scheme://}. */
+    public static boolean startsWithScheme(String value) {
+        return value != null && STARTS_WITH_SCHEME.matcher(value).matches();
     }
 
     /**
@@ -100,10 +106,10 @@ public final class Endpoints {
         return new IllegalArgumentException("entry " + entry + " of '" + Redaction.maskText(all) + "' is empty (stray comma?)");
     }
 
-    private static List<Endpoint> parseUrl(String written, int sep, String all, int entry) {
+    private static List<Endpoint> parseUrl(String written, String all, int entry) {
         // kafka://b1:9092, b2:9092: white space after a comma of the host list is no fault
         String url = written.replaceAll(",\\s+", ",");
-        sep = url.indexOf("://");
+        int sep = url.indexOf("://");
         String shown = Redaction.maskText(url);
         if (url.chars().anyMatch(Character::isWhitespace)) {
             throw new IllegalArgumentException("'" + shown + "' contains whitespace");
@@ -113,7 +119,7 @@ public final class Endpoints {
             throw new IllegalArgumentException("'" + shown + "' does not start with a valid URL scheme");
         }
         String scheme = s.toLowerCase(Locale.ROOT);
-        Scheme known = Scheme.of(scheme.startsWith("jdbc:") ? scheme.substring(5) : scheme).orElse(null);
+        Scheme known = Scheme.of(scheme).orElse(null);
         int defaultPort = known == null ? -1 : known.defaultPort();
         String after = url.substring(sep + 3);
         int end = indexOfAny(after, "/?#");

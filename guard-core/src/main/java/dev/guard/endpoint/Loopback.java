@@ -152,7 +152,7 @@ public final class Loopback {
             return false;
         }
         String h = normalize(host);
-        return h.indexOf(':') >= 0 ? Endpoints.isIpv6Literal(h) : ipv4(h, true).isPresent() && h.matches("[0-9a-fx.]+");
+        return h.indexOf(':') >= 0 ? Endpoints.isIpv6Literal(h) : ipv4(h, true).isPresent();
     }
 
     private static boolean isLoopbackV4(OptionalLong v) {

@@ -1,5 +1,6 @@
 package dev.guard.endpoint;
 
+import dev.guard.config.internal.Names;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -27,7 +28,7 @@ public record Scheme(String name, int defaultPort, Broker broker, boolean probed
         probed("redis", 6379, Broker.REDIS);
         probed("rediss", 6379, Broker.REDIS);
         known("redis-sentinel", 26379, Broker.REDIS);
-        hostless("redis-socket", Broker.REDIS);
+        hostless("redis-socket", -1, Broker.REDIS);
         probed("amqp", 5672, Broker.RABBITMQ);
         probed("amqps", 5671, Broker.RABBITMQ);
         probed("nats", 4222, Broker.NATS);
@@ -57,11 +58,11 @@ public record Scheme(String name, int defaultPort, Broker broker, boolean probed
             known((String) s[0], (Integer) s[1], null);
         }
         for (String s : List.of("file", "unix", "sqlite", "sqlite3", "http+unix", "npipe")) {
-            hostless(s, null);
+            hostless(s, -1, null);
         }
         // libpq: postgresql:///app is the local socket
-        TABLE.put("postgres", new Scheme("postgres", 5432, null, false, true));
-        TABLE.put("postgresql", new Scheme("postgresql", 5432, null, false, true));
+        hostless("postgres", 5432, null);
+        hostless("postgresql", 5432, null);
     }
 
     private static void probed(String name, int port, Broker broker) {
@@ -72,13 +73,17 @@ public record Scheme(String name, int defaultPort, Broker broker, boolean probed
         TABLE.put(name, new Scheme(name, port, broker, false, false));
     }
 
-    private static void hostless(String name, Broker broker) {
-        TABLE.put(name, new Scheme(name, -1, broker, false, true));
+    private static void hostless(String name, int port, Broker broker) {
+        TABLE.put(name, new Scheme(name, port, broker, false, true));
     }
 
-    /** The known scheme of that name (any case), if guard knows it. */
+    /** The known scheme of that name (any case; {@code jdbc:postgresql} is {@code postgresql}), if guard knows it. */
     public static Optional<Scheme> of(String name) {
-        return name == null ? Optional.empty() : Optional.ofNullable(TABLE.get(name.toLowerCase(Locale.ROOT)));
+        if (name == null) {
+            return Optional.empty();
+        }
+        String n = name.toLowerCase(Locale.ROOT);
+        return Optional.ofNullable(TABLE.get(n.startsWith("jdbc:") ? n.substring(5) : n));
     }
 
     /** The schemes {@code Probes.forUrl} has a probe for, in a stable order for messages. */
@@ -99,37 +104,7 @@ public record Scheme(String name, int defaultPort, Broker broker, boolean probed
         if (n.length() < 3) {
             return List.of();
         }
-        return TABLE.values().stream().filter(k -> oneEditApart(n, k.name()))
+        return TABLE.values().stream().filter(k -> Names.distance(n, k.name()) == 1)
                 .sorted(java.util.Comparator.comparing(k -> !k.probed())).map(Scheme::name).toList();
-    }
-
-    /** One insertion, deletion, substitution or swap of neighbours. */
-    static boolean oneEditApart(String a, String b) {
-        if (a.equals(b) || Math.abs(a.length() - b.length()) > 1) {
-            return false;
-        }
-        if (a.length() == b.length()) {
-            int first = -1;
-            int diffs = 0;
-            for (int i = 0; i < a.length(); i++) {
-                if (a.charAt(i) != b.charAt(i)) {
-                    if (diffs++ == 0) {
-                        first = i;
-                    }
-                }
-            }
-            if (diffs == 1) {
-                return true;
-            }
-            return diffs == 2 && first + 1 < a.length() && a.charAt(first) == b.charAt(first + 1)
-                    && a.charAt(first + 1) == b.charAt(first) && a.substring(first + 2).equals(b.substring(first + 2));
-        }
-        String s = a.length() < b.length() ? a : b;
-        String l = a.length() < b.length() ? b : a;
-        int i = 0;
-        while (i < s.length() && s.charAt(i) == l.charAt(i)) {
-            i++;
-        }
-        return s.substring(i).equals(l.substring(i + 1));
     }
 }

@@ -9,6 +9,7 @@ import dev.guard.endpoint.HostVerdict;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -131,6 +132,14 @@ public final class ReadinessReport {
 
     /** The report as JSON (pretty-printed), same content as {@link #render()}. */
     public String toJson() {
+        return toJson(Map.of());
+    }
+
+    /**
+     * {@link #toJson()} with a {@code settings} object of the given entries (strings and numbers),
+     * for a caller that says where the deadline came from ({@code deadlineFrom}); none when empty.
+     */
+    public String toJson(Map<String, ?> settings) {
         ObjectNode root = JSON.createObjectNode();
         root.put("ready", ready());
         root.put("outcome", outcome.name().toLowerCase(Locale.ROOT));
@@ -154,6 +163,9 @@ public final class ReadinessReport {
                     t.put("note", note);
                 }
             }
+        }
+        if (!settings.isEmpty()) {
+            root.set("settings", JSON.valueToTree(settings));
         }
         try {
             return JSON.writeValueAsString(root);

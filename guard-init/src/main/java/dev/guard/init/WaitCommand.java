@@ -9,8 +9,10 @@ import dev.guard.ready.ReadinessReport;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
@@ -125,7 +127,7 @@ final class WaitCommand implements Callable<Integer> {
         }
         int code = exitCode(report);
         if (json) {
-            out.println(withSettings(report.toJson(), resolved.get(0).origin(), deadline, attempt));
+            out.println(report.toJson(settings(resolved.get(0).origin(), deadline, attempt)));
         } else if (report.outcome() == ReadinessReport.Outcome.INTERRUPTED) {
             String signal = GuardInit.STOPPED_BY.get();
             err.println("guard-init wait: " + (signal == null ? "interrupted" : "stopped by " + signal) + " after "
@@ -178,24 +180,16 @@ final class WaitCommand implements Callable<Integer> {
                 + (r.detail().isEmpty() ? "" : " (" + r.detail() + ")") + ", attempt " + r.attempt();
     }
 
-    /** The report's JSON with where its settings came from: {@code "settings": {"deadlineFrom": "env GUARD_TIMEOUT", ...}}. */
-    private static String withSettings(String reportJson, String targetsFrom, Settings.Sourced<Duration> deadline,
+    /** Where the wait's settings came from, for {@code --json}: {@code "settings": {"deadlineFrom": "env GUARD_TIMEOUT", ...}}. */
+    private static Map<String, Object> settings(String targetsFrom, Settings.Sourced<Duration> deadline,
             Settings.Sourced<Duration> attempt) {
-        com.fasterxml.jackson.databind.ObjectMapper mapper = new com.fasterxml.jackson.databind.ObjectMapper()
-                .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
-        try {
-            com.fasterxml.jackson.databind.node.ObjectNode root =
-                    (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(reportJson);
-            com.fasterxml.jackson.databind.node.ObjectNode settings = root.putObject("settings");
-            settings.put("targetsFrom", targetsFrom);
-            settings.put("deadlineMs", deadline.value().toMillis());
-            settings.put("deadlineFrom", deadline.origin());
-            settings.put("attemptTimeoutMs", attempt.value().toMillis());
-            settings.put("attemptTimeoutFrom", attempt.origin());
-            return mapper.writeValueAsString(root);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException("cannot extend the readiness report's JSON", e);
-        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("targetsFrom", targetsFrom);
+        m.put("deadlineMs", deadline.value().toMillis());
+        m.put("deadlineFrom", deadline.origin());
+        m.put("attemptTimeoutMs", attempt.value().toMillis());
+        m.put("attemptTimeoutFrom", attempt.origin());
+        return m;
     }
 
     static String seconds(Duration d) {

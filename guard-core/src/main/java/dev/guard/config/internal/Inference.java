@@ -2,6 +2,7 @@ package dev.guard.config.internal;
 
 import dev.guard.config.Redaction;
 import dev.guard.config.SettingType;
+import dev.guard.endpoint.Endpoints;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -29,7 +30,6 @@ public final class Inference {
     private static final List<String> HOST_WORDS = List.of("HOST", "HOSTNAME");
     /** SCHEMA_REGISTRY_LISTENERS=http://0.0.0.0:8081 binds every interface: a listen address, not an endpoint. */
     private static final List<String> LISTEN_WORDS = List.of("LISTEN", "LISTENER", "LISTENERS", "BIND");
-    private static final Pattern HAS_SCHEME = Pattern.compile("(?:jdbc:)?[A-Za-z][A-Za-z0-9+._\\-]*://.*", Pattern.DOTALL);
     private static final Pattern HOST_PORT_LIST = Pattern.compile(
             "(?:\\[[0-9A-Fa-f:.]+]|[A-Za-z0-9_][A-Za-z0-9_.\\-]*):\\d{1,5}(?:\\s*,\\s*(?:\\[[0-9A-Fa-f:.]+]|[A-Za-z0-9_][A-Za-z0-9_.\\-]*):\\d{1,5})*");
 
@@ -65,7 +65,7 @@ public final class Inference {
             return new Check(SettingType.PORT, suffix);
         }
         String v = value == null ? "" : value.trim();
-        if (HAS_SCHEME.matcher(v).matches()) {
+        if (Endpoints.startsWithScheme(v)) {
             return new Check(SettingType.URL, "the value starts with a scheme (" + v.substring(0, v.indexOf("://") + 3) + ")");
         }
         if (HOST_PORT_LIST.matcher(v).matches()) {

@@ -1,10 +1,12 @@
 package dev.guard.config.internal;
 
+import dev.guard.config.Redaction;
 import dev.guard.config.Severity;
 import dev.guard.config.Violation;
 import dev.guard.endpoint.Endpoint;
-import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /** PLACEHOLDER: a value, or a URL's user, password or host, that was never filled in. */
@@ -33,35 +35,27 @@ public final class PlaceholderRule {
      * user and password are never quoted; a host is. True when it reported.
      */
     public static boolean parts(Subject s, List<Endpoint> endpoints, Consumer<Violation> out) {
-        List<String> parts = new ArrayList<>();
+        Set<String> parts = new LinkedHashSet<>();
         for (Endpoint e : endpoints) {
-            if (Placeholders.isWord(e.password()) && !parts.contains("password")) {
+            if (Placeholders.isWord(e.password())) {
                 parts.add("password");
             }
-            if (Placeholders.isWord(e.user()) && !parts.contains("user")) {
-                parts.add(e.password() == null && e.scheme() != null && isTokenScheme(e.scheme()) ? "password" : "user");
+            if (Placeholders.isWord(e.user())) {
+                parts.add(e.password() == null && e.scheme() != null && Redaction.userIsSecret(e.scheme()) ? "password" : "user");
             }
             if (Placeholders.isWord(e.host()) && !s.secret()) {
-                String host = "host '" + e.host() + "'";
-                if (!parts.contains(host)) {
-                    parts.add(host);
-                }
+                parts.add("host '" + e.host() + "'");
             }
         }
         if (parts.isEmpty()) {
             return false;
         }
-        List<String> distinct = parts.stream().distinct().toList();
+        List<String> distinct = List.copyOf(parts);
         out.accept(new Violation(s.name(), Violation.Rule.PLACEHOLDER, Severity.ERROR, s.origin(), s.found(),
                 s.name() + "'s " + Wording.and(distinct) + (distinct.size() == 1 ? " is a placeholder" : " are placeholders")
                         + (distinct.stream().anyMatch(p -> !p.startsWith("host")) ? " (not shown: it would be a secret)" : ""),
                 replace(s)));
         return true;
-    }
-
-    /** redis://secret@host and nats://token@host carry a password or token as the user. */
-    private static boolean isTokenScheme(String scheme) {
-        return scheme.startsWith("redis") || scheme.startsWith("nats") || scheme.equals("tls");
     }
 
     private static String replace(Subject s) {

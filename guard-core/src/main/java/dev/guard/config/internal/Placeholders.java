@@ -31,6 +31,10 @@ public final class Placeholders {
     private static final Pattern SHELL = Pattern.compile("\\$\\{[^}]*}|\\$\\([^)]*\\)|\\{\\{[^}]*}}");
     private static final Pattern ANGLE = Pattern.compile("<[^<>]+>");
 
+    /** The name of the thing instead of the thing, as a secret's value: {@code password}, {@code secret}, {@code token}. */
+    private static final Set<String> GENERIC_SECRETS = Set.of("password", "passwd", "pass", "pwd", "secret", "token", "apikey",
+            "api-key", "api_key", "key", "privatekey", "private-key");
+
     private Placeholders() {}
 
     /**
@@ -58,10 +62,6 @@ public final class Placeholders {
         }
         return null;
     }
-
-    /** The name of the thing instead of the thing, as a secret's value: {@code password}, {@code secret}, {@code token}. */
-    private static final Set<String> GENERIC_SECRETS = Set.of("password", "passwd", "pass", "pwd", "secret", "token", "apikey",
-            "api-key", "api_key", "key", "privatekey", "private-key");
 
     /** True when a secret's value is only the word for a secret ({@code ES_PASS=password}): a sample's default, not a password. */
     public static boolean isGenericSecret(String value) {

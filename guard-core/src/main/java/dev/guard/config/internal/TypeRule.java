@@ -57,11 +57,14 @@ public final class TypeRule {
                         faults.add("'" + e.hostPort() + "' has no scheme");
                     }
                 }
-                faults.addAll(schemeFaults(s, endpoints));
+                Optional<Broker> named = surelyNamed(s);
+                faults.addAll(schemeFaults(s, named, endpoints));
                 if (!faults.isEmpty()) {
                     malformed(s, faults.stream().distinct().collect(Collectors.joining("; ")), out);
                 }
-                kafkaPorts(s, endpoints, out);
+                if (named.orElse(null) == Broker.KAFKA) {
+                    kafkaPorts(s, endpoints, out);
+                }
                 return endpoints;
             }
             case HOST -> {
@@ -89,22 +92,15 @@ public final class TypeRule {
             }
             case STRING -> {
                 // a listen address binds 0.0.0.0 on purpose; any other string with a scheme is still checked for loopback
-                if (v.contains("://") && !Inference.LISTEN_ADDRESS.equals(s.check().because())) {
-                    try {
-                        return Endpoints.parse(v);
-                    } catch (IllegalArgumentException e) {
-                        return null; // any string is a valid STRING
-                    }
-                }
-                return null;
+                // any string is a valid STRING: one that does not parse names no endpoint
+                return v.contains("://") && !Inference.LISTEN_ADDRESS.equals(s.check().because()) ? tryParse(v) : null;
             }
             default -> throw new IllegalStateException("unknown type " + type);
         }
     }
 
-    private static List<String> schemeFaults(Subject s, List<Endpoint> endpoints) {
+    private static List<String> schemeFaults(Subject s, Optional<Broker> named, List<Endpoint> endpoints) {
         List<String> faults = new ArrayList<>();
-        Optional<Broker> named = surelyNamed(s);
         for (Endpoint e : endpoints) {
             if (e.scheme() == null) {
                 continue;
@@ -112,7 +108,7 @@ public final class TypeRule {
             String scheme = e.scheme();
             if (named.isPresent() && !reads(named.get(), scheme)) {
                 Broker b = named.get();
-                faults.add(s.name() + " names " + b.service().replaceFirst(" (service|brokers)$", "") + ", but '" + scheme
+                faults.add(s.name() + " names " + b.product() + ", but '" + scheme
                         + "://' is not a scheme its clients read (" + schemes(b) + ")");
                 continue;
             }
@@ -150,9 +146,6 @@ public final class TypeRule {
 
     /** Kafka's bootstrap.servers needs a port on every entry; its clients refuse a bare host. */
     private static void kafkaPorts(Subject s, List<Endpoint> endpoints, Consumer<Violation> out) {
-        if (surelyNamed(s).orElse(null) != Broker.KAFKA) {
-            return;
-        }
         List<String> bare = endpoints.stream().filter(e -> e.scheme() == null && !e.portGiven()).map(Endpoint::hostPort).toList();
         if (!bare.isEmpty()) {
             malformed(s, "Kafka clients need host:port for every bootstrap server, and " + String.join(", ", bare)

@@ -77,9 +77,6 @@ public final class Wording {
             return fallback;
         }
         Broker b = broker.get();
-        if (b == Broker.KAFKA) {
-            return type == SettingType.URL ? "kafka://kafka-0.kafka:9092,kafka://kafka-1.kafka:9092" : b.exampleHostList();
-        }
-        return b.exampleUrl();
+        return b == Broker.KAFKA && type != SettingType.URL ? b.exampleHostList() : b.exampleUrl();
     }
 }

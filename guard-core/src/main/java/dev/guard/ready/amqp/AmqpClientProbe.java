@@ -4,7 +4,6 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.ShutdownSignalException;
-import dev.guard.config.Redaction;
 import dev.guard.ready.Probe;
 import dev.guard.ready.ProbeResult;
 import dev.guard.ready.ProbeState;
@@ -14,10 +13,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Objects;
 
 /**
  * The amqp-client-bound half of {@link AmqpProbe} (loaded only once amqp-client is known to be

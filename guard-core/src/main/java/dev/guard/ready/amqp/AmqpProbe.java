@@ -1,6 +1,6 @@
 package dev.guard.ready.amqp;
 
-import dev.guard.config.Redaction;
+import dev.guard.endpoint.Broker;
 import dev.guard.endpoint.Endpoint;
 import dev.guard.ready.internal.ClientBoundProbe;
 import dev.guard.ready.internal.Clients;
@@ -18,7 +18,7 @@ import java.util.Objects;
 public final class AmqpProbe extends ClientBoundProbe {
 
     static final String CLIENT_CLASS = "com.rabbitmq.client.ConnectionFactory";
-    static final String ARTIFACT = "com.rabbitmq:amqp-client";
+    static final String ARTIFACT = Broker.RABBITMQ.clientArtifact();
 
     private final List<String> queues;
     private final List<String> exchanges;
@@ -77,7 +77,7 @@ public final class AmqpProbe extends ClientBoundProbe {
         public AmqpProbe build() {
             Endpoint e = Urls.single(uri, "AMQP", List.of("amqp", "amqps"), "amqp://[user:password@]host[:port][/vhost]");
             Clients.require(CLIENT_CLASS, ARTIFACT, "amqp:// and amqps://");
-            String vhost = Urls.path(e);
+            String vhost = e.path();
             this.target = (e.scheme().equals("amqps") ? "amqps://" : "") + e.hostPort() + (vhost.length() <= 1 ? "" : vhost);
             return new AmqpProbe(this);
         }

@@ -45,17 +45,4 @@ public final class Urls {
         }
         return all;
     }
-
-    /** The path of a URL's {@link Endpoint#rest()}: {@code /0} of {@code /0?key=jobs}; {@code ""} when none. */
-    public static String path(Endpoint e) {
-        String r = e.rest();
-        int end = r.length();
-        for (char c : new char[] {'?', '#'}) {
-            int i = r.indexOf(c);
-            if (i >= 0 && i < end) {
-                end = i;
-            }
-        }
-        return r.substring(0, end);
-    }
 }

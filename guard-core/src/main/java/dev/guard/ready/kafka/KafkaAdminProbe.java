@@ -1,6 +1,5 @@
 package dev.guard.ready.kafka;
 
-import dev.guard.config.Redaction;
 import dev.guard.endpoint.Endpoint;
 import dev.guard.ready.Probe;
 import dev.guard.ready.ProbeResult;
@@ -9,12 +8,9 @@ import dev.guard.ready.internal.Classify;
 import dev.guard.ready.internal.Timer;
 import dev.guard.ready.net.TcpProbe;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;

@@ -1,6 +1,7 @@
 package dev.guard.ready.kafka;
 
 import dev.guard.config.Redaction;
+import dev.guard.endpoint.Broker;
 import dev.guard.endpoint.Endpoint;
 import dev.guard.endpoint.Endpoints;
 import dev.guard.ready.internal.ClientBoundProbe;
@@ -9,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -25,7 +25,7 @@ import java.util.Objects;
 public final class KafkaProbe extends ClientBoundProbe {
 
     static final String CLIENT_CLASS = "org.apache.kafka.clients.admin.Admin";
-    static final String ARTIFACT = "org.apache.kafka:kafka-clients";
+    static final String ARTIFACT = Broker.KAFKA.clientArtifact();
 
     private final int minBrokers;
     private final List<String> topics;

@@ -1,6 +1,5 @@
 package dev.guard.ready.nats;
 
-import dev.guard.config.Redaction;
 import dev.guard.endpoint.Endpoint;
 import dev.guard.ready.Probe;
 import dev.guard.ready.ProbeResult;
@@ -14,13 +13,8 @@ import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamOptions;
 import io.nats.client.Nats;
 import io.nats.client.Options;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Objects;
 
 /**
  * The jnats-bound half of {@link NatsProbe} (loaded only once jnats is known to be on the

@@ -1,6 +1,6 @@
 package dev.guard.ready.nats;
 
-import dev.guard.config.Redaction;
+import dev.guard.endpoint.Broker;
 import dev.guard.endpoint.Endpoint;
 import dev.guard.ready.internal.ClientBoundProbe;
 import dev.guard.ready.internal.Clients;
@@ -18,7 +18,7 @@ import java.util.Objects;
 public final class NatsProbe extends ClientBoundProbe {
 
     static final String CLIENT_CLASS = "io.nats.client.Nats";
-    static final String ARTIFACT = "io.nats:jnats";
+    static final String ARTIFACT = Broker.NATS.clientArtifact();
 
     private final String stream;
 
@@ -77,7 +77,7 @@ public final class NatsProbe extends ClientBoundProbe {
                     server.append(e.user()).append(e.password() == null ? "" : ":" + e.password()).append('@');
                 }
                 servers.add(server.append(e.hostPort()).append(e.rest()).toString());
-                addresses.add(Endpoint.of(e.host(), e.port()));
+                addresses.add(e);
                 shown.add((e.scheme().equals("nats") ? "" : e.scheme() + "://") + e.hostPort());
             }
             if (servers.isEmpty()) {

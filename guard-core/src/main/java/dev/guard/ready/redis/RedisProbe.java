@@ -1,6 +1,7 @@
 package dev.guard.ready.redis;
 
 import dev.guard.config.Redaction;
+import dev.guard.endpoint.Broker;
 import dev.guard.endpoint.Endpoint;
 import dev.guard.ready.internal.ClientBoundProbe;
 import dev.guard.ready.internal.Clients;
@@ -23,7 +24,7 @@ import java.util.Objects;
 public final class RedisProbe extends ClientBoundProbe {
 
     static final String CLIENT_CLASS = "io.lettuce.core.RedisClient";
-    static final String ARTIFACT = "io.lettuce:lettuce-core";
+    static final String ARTIFACT = Broker.REDIS.clientArtifact();
 
     private final String requiredKey;
 
@@ -69,7 +70,7 @@ public final class RedisProbe extends ClientBoundProbe {
          */
         public RedisProbe build() {
             Endpoint e = Urls.single(uri, "Redis", List.of("redis", "rediss"), "redis://[user:password@]host[:port][/db]");
-            String path = Urls.path(e);
+            String path = e.path();
             if (path.length() > 1 && !path.substring(1).matches("[0-9]+")) {
                 throw new IllegalArgumentException("Redis URL '" + Redaction.maskText(uri)
                         + "': database '" + path.substring(1) + "' is not a number");
