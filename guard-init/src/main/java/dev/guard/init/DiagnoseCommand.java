@@ -79,6 +79,12 @@ final class DiagnoseCommand implements Callable<Integer> {
         } catch (DiagnoseInputException e) {
             err.println("guard-init diagnose: " + e.getMessage());
             return ExitCodes.DATA_ERROR;
+        } catch (OutOfMemoryError e) {
+            // diagnose keeps a bounded summary of what it read, so this is a bug, not a large file
+            err.println("guard-init diagnose: ran out of memory (heap limit " + Runtime.getRuntime().maxMemory() / 1048576
+                    + " MB) reading " + files.size() + " file(s): diagnose's memory should not grow with a capture's "
+                    + "size; report it with the files' sizes and line counts. Action: run it with a larger -Xmx meanwhile");
+            return ExitCodes.SOFTWARE;
         }
         out.print(json ? DiagnosisReport.json(d) : DiagnosisReport.human(d));
         out.flush();

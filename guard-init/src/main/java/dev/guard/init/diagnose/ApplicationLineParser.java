@@ -14,8 +14,6 @@ import java.util.regex.Pattern;
  * permission errors, Spring Boot's "APPLICATION FAILED TO START" banner, and other errors.
  */
 final class ApplicationLineParser implements LineParser {
-    private static final Pattern JOB_RECEIVED = Pattern.compile(".*job [^ ]+ received");
-    private static final Pattern JOB_PROCESSED = Pattern.compile(".*job [^ ]+ processed");
     /** A URL token in free text; it counts when its scheme is a broker's ({@link Broker#ofScheme}) and it parses. */
     private static final Pattern URL = Pattern.compile("(?<![A-Za-z0-9+.\\-])([A-Za-z][A-Za-z0-9+.\\-_]*)://[^\\s\"'<>()]+");
     private static final Pattern BOOTSTRAP_SERVERS = Pattern.compile(
@@ -56,23 +54,44 @@ final class ApplicationLineParser implements LineParser {
         return null;
     }
 
+    /**
+     * The per-job lines, matched whole like the runbook's {@code grep -cxE '.*job [^ ]+ received'}
+     * (and {@code processed}), without a regular expression: most lines of a large capture are these.
+     * The job id is the signal's detail.
+     */
+    static final class Jobs implements LineParser {
+        @Override
+        public List<Signal> parse(LogLine line, Words.Found words) {
+            String t = line.text();
+            Signal.Type type;
+            int end;
+            if (t.endsWith(" received")) {
+                type = Signal.Type.JOB_RECEIVED;
+                end = t.length() - " received".length();
+            } else if (t.endsWith(" processed")) {
+                type = Signal.Type.JOB_PROCESSED;
+                end = t.length() - " processed".length();
+            } else {
+                return List.of();
+            }
+            int space = t.lastIndexOf(' ', end - 1);
+            if (space < 3 || space + 1 >= end || !t.startsWith("job", space - 3)) {
+                return List.of();
+            }
+            return List.of(Signal.of(type, line, "app").withDetail(t.substring(space + 1, end)));
+        }
+    }
+
     @Override
-    public List<Signal> parse(LogLine line) {
+    public List<Signal> parse(LogLine line, Words.Found w) {
         String t = line.text();
         List<Signal> out = new ArrayList<>(1);
-        if (JOB_RECEIVED.matcher(t).matches()) {
-            out.add(Signal.of(Signal.Type.JOB_RECEIVED, line, "app"));
-            return out;
-        }
-        if (JOB_PROCESSED.matcher(t).matches()) {
-            out.add(Signal.of(Signal.Type.JOB_PROCESSED, line, "app"));
-            return out;
-        }
-        if (t.contains("APPLICATION FAILED TO START")) {
+        if (w.has(Word.FAILED_TO_START) && t.contains("APPLICATION FAILED TO START")) {
             out.add(Signal.of(Signal.Type.APP_FAILED_TO_START, line, "spring-boot"));
             return out;
         }
-        if (PERMISSION.matcher(t).find()) {
+        if ((w.has(Word.PERMISSION) || w.has(Word.EACCES) || w.has(Word.READ_ONLY) || w.has(Word.ACCESS_DENIED))
+                && PERMISSION.matcher(t).find()) {
             Matcher p = PATH.matcher(t);
             String path = null;
             if (p.find()) {
@@ -81,35 +100,35 @@ final class ApplicationLineParser implements LineParser {
             out.add(Signal.of(Signal.Type.PERMISSION, line, "app").withDetail(path));
             return out;
         }
-        Endpoint boot = brokerUrl(t);
+        Endpoint boot = w.has(Word.SCHEME_SEPARATOR) ? brokerUrl(t) : null;
         if (boot != null) {
             out.add(Signal.at(Signal.Type.BOOT_TARGET, line, boot.host(), boot.portGiven() ? boot.port() : 0, "app")
                     .withDetail(boot.scheme()));
             return out;
         }
         Matcher m = BOOTSTRAP_SERVERS.matcher(t);
-        if (m.find()) {
+        if (w.has(Word.BOOTSTRAP) && m.find()) {
             out.add(Signal.at(Signal.Type.BOOT_TARGET, line, m.group(1), Integer.parseInt(m.group(2)), "kafka")
                     .withDetail("kafka"));
             return out;
         }
         m = SPRING_RABBIT_CONNECTING.matcher(t);
-        if (m.find()) {
+        if (w.has(Word.SPRING_RABBIT_CONNECTING) && m.find()) {
             out.add(Signal.at(Signal.Type.BOOT_TARGET, line, m.group(1), Integer.parseInt(m.group(2)), "spring-rabbit")
                     .withDetail("amqp"));
             return out;
         }
         m = PIKA_CONNECTING.matcher(t);
-        if (m.find()) {
+        if (w.has(Word.PIKA_CONNECTING) && m.find()) {
             out.add(Signal.at(Signal.Type.BOOT_TARGET, line, m.group(1), Integer.parseInt(m.group(2)), "pika")
                     .withDetail("amqp"));
             return out;
         }
-        if (ENQUEUED.matcher(t).find() && !t.contains("Error") && !t.contains("rror ")) {
+        if ((w.has(Word.QUEUED) || w.has(Word.PUBLISHED)) && ENQUEUED.matcher(t).find() && !t.contains("Error") && !t.contains("rror ")) {
             out.add(Signal.of(Signal.Type.ENQUEUED, line, "app"));
             return out;
         }
-        if (OTHER_ERROR.matcher(t).find() && !t.startsWith("Caused by") && !t.startsWith("\tat ")) {
+        if ((w.has(Word.ERROR) || w.has(Word.EXCEPTION) || w.has(Word.TRACEBACK)) && OTHER_ERROR.matcher(t).find() && !t.startsWith("Caused by") && !t.startsWith("\tat ")) {
             out.add(Signal.of(Signal.Type.OTHER_ERROR, line, "app"));
         }
         return out;

@@ -27,35 +27,45 @@ final class BrokerClientParser implements LineParser {
     private static final Pattern UNKNOWN_HOST = Pattern.compile(
             "UnknownHostException: (?:Failed to resolve '([^']+)'|([A-Za-z0-9_.\\-]+))");
 
+    private static final long[] WORDS = Words.mask(Word.ACCESS_REFUSED, Word.PROBABLE_AUTH,
+            Word.AUTHORIZATION_VIOLATION, Word.SASL_AUTH, Word.NO_SERVERS, Word.NO_SERVERS_ERROR, Word.NO_BROKERS,
+            Word.BROKER_NOT_AVAILABLE, Word.NODE_ASSIGNMENT, Word.NO_RESOLVABLE, Word.AMQP_CONNECTION_ERROR,
+            Word.INCOMPATIBLE_PROTOCOL, Word.CONNECTION_REFUSED, Word.CONNECTION_REFUSED_ERROR, Word.TEMPORARY_FAILURE,
+            Word.NAME_NOT_KNOWN, Word.NODENAME, Word.NO_ROUTE, Word.NETWORK_UNREACHABLE, Word.CANNOT_ASSIGN);
+
     @Override
-    public List<Signal> parse(LogLine line) {
+    public List<Signal> parse(LogLine line, Words.Found w) {
         String t = line.text();
         List<Signal> out = new ArrayList<>(1);
+        // each pattern only where its literal part is: most lines of a large capture are none of these
         Matcher m = KAFKA_NODE.matcher(t);
-        if (m.find()) {
+        if (w.has(Word.CONNECTION_TO_NODE) && m.find()) {
             String host = m.group(2).isEmpty() ? m.group(3) : m.group(2);
             out.add(Signal.at(Signal.Type.REFUSED, line, host, Integer.parseInt(m.group(4)), "kafka-clients")
                     .withDetail("node " + m.group(1)));
             return out;
         }
         m = KAFKA_PY_BOOTSTRAP.matcher(t);
-        if (m.find()) {
+        if (w.has(Word.UNABLE_TO_BOOTSTRAP) && m.find()) {
             out.add(Signal.at(Signal.Type.UNAVAILABLE, line, m.group(1), Integer.parseInt(m.group(2)), "kafka-python"));
             return out;
         }
         m = JNATS.matcher(t);
-        if (m.find()) {
+        if (w.has(Word.UNABLE_TO_CONNECT_TO_NATS) && m.find()) {
             out.add(Signal.at(Signal.Type.UNAVAILABLE, line, m.group(1), Integer.parseInt(m.group(2)), "jnats"));
             return out;
         }
         m = PIKA_DEST.matcher(t);
-        if (m.find()) {
+        if ((w.has(Word.TCP_ATTEMPT_FAILED) || w.has(Word.SOCKET_FAILED) || w.has(Word.WORKFLOW_FAILED)) && m.find()) {
             out.add(Signal.at(Signal.Type.REFUSED, line, m.group(1), Integer.parseInt(m.group(2)), "pika"));
             return out;
         }
         m = UNKNOWN_HOST.matcher(t);
-        if (m.find()) {
+        if (w.has(Word.UNKNOWN_HOST_EXCEPTION) && m.find()) {
             out.add(Signal.at(Signal.Type.DNS, line, m.group(1) != null ? m.group(1) : m.group(2), 0, "java"));
+            return out;
+        }
+        if (!w.any(WORDS)) {
             return out;
         }
         if (t.contains("ACCESS_REFUSED") || t.contains("ProbableAuthenticationException")

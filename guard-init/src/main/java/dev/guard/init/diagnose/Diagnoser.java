@@ -26,26 +26,35 @@ public final class Diagnoser {
 
     /** Reads the files (their kind is told from their content) and decides. */
     public Diagnosis diagnose(List<Path> files) throws DiagnoseInputException {
-        List<Source> sources = new ArrayList<>();
-        for (Path f : files) {
-            sources.addAll(LogReader.read(f, f.toString()));
+        Intake intake = new Intake();
+        for (Path f : previousFirst(files, p -> p.toString())) {
+            LogReader.read(f, f.toString(), intake);
         }
-        return decide(sources);
+        return decide(intake);
     }
 
     /** Decides from texts already in memory: name to content, in order. */
     public Diagnosis diagnoseTexts(java.util.Map<String, String> texts) {
-        List<Source> sources = new ArrayList<>();
-        texts.forEach((name, text) -> sources.addAll(LogReader.parse(text, name)));
-        return decide(sources);
+        Intake intake = new Intake();
+        for (String name : previousFirst(new ArrayList<>(texts.keySet()), n -> n)) {
+            LogReader.read(texts.get(name), name, intake);
+        }
+        return decide(intake);
     }
 
-    private Diagnosis decide(List<Source> sources) {
+    /** A --previous capture's lines come before the current ones: it is read first. */
+    private static <T> List<T> previousFirst(List<T> inputs, java.util.function.Function<T, String> name) {
+        List<T> ordered = new ArrayList<>(inputs);
+        ordered.sort(java.util.Comparator.comparing(i -> !LogReader.isPrevious(name.apply(i))));
+        return ordered;
+    }
+
+    private Diagnosis decide(Intake intake) {
         Endpoints known = new Endpoints();
         for (String e : endpoints) {
             known.add(e, "--endpoint");
         }
-        return Rules.decide(sources, known);
+        return Rules.decide(intake, known);
     }
 
     /** Builds a {@link Diagnoser}. */

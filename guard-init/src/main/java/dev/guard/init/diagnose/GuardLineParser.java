@@ -33,11 +33,12 @@ final class GuardLineParser implements LineParser {
     private static final Pattern LEDGER = Pattern.compile("\\breceived=(\\d{1,9})\\s+processed=(\\d{1,9})");
 
     @Override
-    public List<Signal> parse(LogLine line) {
+    public List<Signal> parse(LogLine line, Words.Found w) {
         String t = line.text();
         List<Signal> out = new ArrayList<>(1);
+        // each pattern only where its literal part is: most lines of a large capture are none of these
         Matcher m = READINESS.matcher(t);
-        if (m.find()) {
+        if (w.has(Word.ATTEMPT) && m.find()) {
             Signal.Type type = switch (m.group(4)) {
                 case "ready" -> Signal.Type.READY;
                 case "loading" -> Signal.Type.LOADING;
@@ -54,17 +55,17 @@ final class GuardLineParser implements LineParser {
             return out;
         }
         Matcher v = VIOLATION.matcher(t);
-        if (v.find() && (v.group(1).equals("ERROR") || v.group(2).equals("LOOPBACK"))) {
+        if ((w.has(Word.ERROR_SPACE) || w.has(Word.WARNING_SPACE)) && v.find() && (v.group(1).equals("ERROR") || v.group(2).equals("LOOPBACK"))) {
             out.add(Signal.of(Signal.Type.CONFIG_VIOLATION, line, "guard").withDetail(v.group(3) + " (" + v.group(2) + ")"));
             return out;
         }
-        if (t.toLowerCase(java.util.Locale.ROOT).contains("config guard") && CONFIG_GUARD.matcher(t).find()) {
+        if (w.has(Word.CONFIG) && t.toLowerCase(java.util.Locale.ROOT).contains("config guard") && CONFIG_GUARD.matcher(t).find()) {
             Matcher s = SETTING.matcher(t);
             out.add(Signal.of(Signal.Type.CONFIG_VIOLATION, line, "guard").withDetail(s.find() ? s.group(1) : null));
             return out;
         }
         m = LEDGER.matcher(t);
-        if (m.find()) {
+        if (w.has(Word.RECEIVED_EQ) && m.find()) {
             out.add(Signal.of(Signal.Type.LEDGER, line, "guard").withDetail(t.substring(m.start())));
         }
         return out;

@@ -1,15 +1,12 @@
 package dev.guard.init.diagnose;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.PushbackInputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,81 +16,116 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads a captured file: LF or CRLF, {@code docker compose logs} prefixes ({@code worker-1  | })
- * with or without {@code --timestamps}, {@code kubectl logs --prefix}, and tells each part's kind
- * from its content.
+ * Streams a captured file into an {@link Intake}: LF or CRLF, {@code docker compose logs}
+ * prefixes ({@code worker-1  | }) with or without {@code --timestamps}, {@code kubectl logs
+ * --prefix}, each part's kind told from its first {@link #KIND_SAMPLE} lines. Holds at most those
+ * samples and one line, whatever the file's size; bytes that are not UTF-8 read as U+FFFD.
  */
 final class LogReader {
-    private static final Pattern COMPOSE_PREFIX = Pattern.compile("^([A-Za-z][A-Za-z0-9_.\\-]*)\\s+\\|\\s?(.*)$");
+    /** Non-blank lines that decide whether a file has compose or kubectl prefixes. */
+    static final int LAYOUT_SAMPLE = 2_000;
+    /** Lines of one part that decide its kind (a broker's banner comes within its first lines). */
+    static final int KIND_SAMPLE = 2_000;
+    /** Characters either sample may hold, so that long lines do not make it large. */
+    static final int SAMPLE_CHARS = 512 * 1024;
+    /** {@code worker-1  | text}: checked by hand in {@link #composeBar}. */
+    static final Pattern COMPOSE_PREFIX = Pattern.compile("^([A-Za-z][A-Za-z0-9_.\\-]*)\\s+\\|\\s?(.*)$");
     private static final Pattern KUBECTL_PREFIX = Pattern.compile("^\\[pod/([^/\\]]+)/([^\\]]+)\\]\\s?(.*)$");
-    /** docker / kubectl --timestamps: RFC 3339 with nanoseconds, then one space. */
-    private static final Pattern RFC3339 = Pattern.compile(
-            "^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?(?:Z|[+-]\\d{2}:\\d{2}))\\s(.*)$");
-    /** An application's own leading timestamp: 2026-11-30 09:00:01,123 / [2026-11-30T09:00:01.123Z]. */
-    private static final Pattern APP_TIME = Pattern.compile(
-            "^\\[?(\\d{4}-\\d{2}-\\d{2})[T ](\\d{2}:\\d{2}:\\d{2})(?:[.,](\\d{1,9}))?(Z|[+-]\\d{2}:?\\d{2})?");
-    /** Redis: 1:M 30 Nov 2026 09:00:01.123 * ... */
-    private static final Pattern REDIS_TIME = Pattern.compile(
-            "^\\d+:[XCSM] (\\d{1,2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2}\\.\\d{3}) ");
-    private static final DateTimeFormatter REDIS_FORMAT =
-            DateTimeFormatter.ofPattern("d MMM yyyy HH:mm:ss.SSS", Locale.ENGLISH);
-    private static final Pattern DESCRIBE_NAME = Pattern.compile("^Name:\\s+(\\S+)");
-    private static final Pattern EVENT_OBJECT = Pattern.compile("\\s(?:pod|Pod)/(\\S+)\\s");
 
     private LogReader() {}
 
-    /** Reads one file into one source per compose service / kubectl prefix (one source when it has none). */
-    static List<Source> read(Path path, String name) throws DiagnoseInputException {
-        byte[] bytes;
-        try {
-            bytes = Files.readAllBytes(path);
-        } catch (IOException e) {
+    /** Streams one file. */
+    static void read(Path path, String name, Intake intake) throws DiagnoseInputException {
+        try (InputStream raw = Files.newInputStream(path)) {
+            PushbackInputStream in = new PushbackInputStream(raw, 8192);
+            byte[] head = in.readNBytes(8192);
+            for (int i = 0; i < head.length; i++) {
+                if (head[i] == 0) {
+                    throw new DiagnoseInputException(name + " is not a text log (NUL byte at offset " + i
+                            + "); pass the files 'guard-init capture' or 'kubectl logs' / 'docker compose logs' wrote", null);
+                }
+            }
+            in.unread(head);
+            read(in, name, intake);
+        } catch (IOException | UncheckedIOException e) {
             throw new DiagnoseInputException("cannot read " + name + ": " + e, e);
         }
-        for (int i = 0; i < Math.min(bytes.length, 8192); i++) {
-            if (bytes[i] == 0) {
-                throw new DiagnoseInputException(name + " is not a text log (NUL byte at offset " + i
-                        + "); pass the files 'guard-init capture' or 'kubectl logs' / 'docker compose logs' wrote", null);
-            }
-        }
-        String text = new String(bytes, StandardCharsets.UTF_8);
-        return parse(text, name);
     }
 
-    static List<Source> parse(String text, String name) {
-        String[] raw = text.split("\n", -1);
-        int n = raw.length;
-        if (n > 0 && raw[n - 1].isEmpty()) {
-            n--;
+    /** Reads a text already in memory. */
+    static void read(String text, String name, Intake intake) {
+        try {
+            read(new java.io.ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), name, intake);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        int nonBlank = 0;
-        int composeLike = 0;
-        int kubectlLike = 0;
-        for (int i = 0; i < n; i++) {
-            String l = stripCr(raw[i]);
-            if (l.isBlank()) {
-                continue;
-            }
-            nonBlank++;
-            if (COMPOSE_PREFIX.matcher(l).matches()) {
-                composeLike++;
-            }
-            if (KUBECTL_PREFIX.matcher(l).matches()) {
-                kubectlLike++;
-            }
+    }
+
+    private static void read(InputStream r, String name, Intake intake) throws IOException {
+        Splitter s = new Splitter(name, isPrevious(name), intake);
+        LineInput in = new LineInput(r);
+        in.forEach(s::line);
+        s.end();
+        if (in.cutLines() > 0) {
+            intake.note(name + ": " + in.cutLines() + " lines longer than " + LineInput.MAX_LINE
+                    + " bytes were read up to that length");
         }
-        boolean compose = nonBlank > 0 && composeLike * 10 >= nonBlank * 6;
-        boolean kubectl = nonBlank > 0 && kubectlLike * 10 >= nonBlank * 6;
-        boolean previous = isPrevious(name);
-        Map<String, List<LogLine>> byService = new LinkedHashMap<>();
-        for (int i = 0; i < n; i++) {
-            String l = stripCr(raw[i]);
+    }
+
+    /** Takes a file's lines apart by prefix and hands each part to its {@link Part}. */
+    private static final class Splitter {
+        private final String name;
+        private final boolean previous;
+        private final Intake intake;
+        private final List<Object[]> layoutSample = new ArrayList<>();
+        private int nonBlank;
+        private long sampledChars;
+        private int composeLike;
+        private int kubectlLike;
+        private Boolean compose;
+        private boolean kubectl;
+        private final Map<String, Part> parts = new LinkedHashMap<>();
+
+        Splitter(String name, boolean previous, Intake intake) {
+            this.name = name;
+            this.previous = previous;
+            this.intake = intake;
+        }
+
+        void line(int number, String l) {
+            if (compose == null) {
+                layoutSample.add(new Object[] {number, l});
+                if (!l.isBlank()) {
+                    nonBlank++;
+                    composeLike += composeBar(l) > 0 ? 1 : 0;
+                    kubectlLike += KUBECTL_PREFIX.matcher(l).matches() ? 1 : 0;
+                }
+                sampledChars += l.length();
+                if (nonBlank >= LAYOUT_SAMPLE || sampledChars >= SAMPLE_CHARS) {
+                    decideLayout();
+                }
+                return;
+            }
+            dispatch(number, l);
+        }
+
+        private void decideLayout() {
+            compose = nonBlank > 0 && composeLike * 10 >= nonBlank * 6;
+            kubectl = nonBlank > 0 && kubectlLike * 10 >= nonBlank * 6;
+            for (Object[] o : layoutSample) {
+                dispatch((Integer) o[0], (String) o[1]);
+            }
+            layoutSample.clear();
+        }
+
+        private void dispatch(int number, String l) {
             String service = null;
             if (compose) {
-                Matcher m = COMPOSE_PREFIX.matcher(l);
-                if (m.matches()) {
-                    service = m.group(1);
-                    l = m.group(2);
+                int bar = composeBar(l);
+                if (bar > 0) {
+                    service = l.substring(0, serviceEnd(l));
+                    int from = bar + 1 < l.length() && l.charAt(bar + 1) == ' ' ? bar + 2 : bar + 1;
+                    l = l.substring(from);
                 }
             } else if (kubectl) {
                 Matcher m = KUBECTL_PREFIX.matcher(l);
@@ -102,87 +134,126 @@ final class LogReader {
                     l = m.group(3);
                 }
             }
-            Instant time = null;
-            Matcher ts = RFC3339.matcher(l);
-            if (ts.matches()) {
-                time = parseRfc3339(ts.group(1));
-                if (time != null) {
-                    l = ts.group(2);
+            String stamp = null;
+            int cut = Stamps.rfc3339Prefix(l);
+            if (cut > 0) {
+                stamp = l.substring(0, cut - 1);
+                l = l.substring(cut);
+            }
+            String key = service == null ? "" : service;
+            Part p = parts.get(key);
+            if (p == null) {
+                p = new Part(service);
+                parts.put(key, p);
+            }
+            p.line(number, stamp, l);
+        }
+
+        void end() {
+            if (compose == null) {
+                decideLayout();
+            }
+            if (parts.isEmpty()) {
+                intake.scan(name, null, LogKind.EMPTY, previous).end();
+                return;
+            }
+            for (Part p : parts.values()) {
+                p.end();
+            }
+        }
+
+        /** One service's (or the whole file's) lines: sampled until its kind is known, then scanned. */
+        private final class Part {
+            private final String service;
+            private List<Object[]> sample = new ArrayList<>();
+            private int sampledText;
+            private long sampledChars;
+            private Intake.Scan scan;
+
+            Part(String service) {
+                this.service = service;
+            }
+
+            void line(int number, String stamp, String text) {
+                if (scan != null) {
+                    scan.line(number, stamp, text);
+                    return;
+                }
+                sample.add(new Object[] {number, stamp, text});
+                sampledChars += text.length();
+                if (!text.isBlank() && ++sampledText >= KIND_SAMPLE || sampledChars >= SAMPLE_CHARS) {
+                    start();
                 }
             }
-            if (time == null) {
-                time = appTime(l);
+
+            private void start() {
+                List<String> texts = new ArrayList<>();
+                for (Object[] o : sample) {
+                    texts.add((String) o[2]);
+                }
+                scan = intake.scan(name, service, detect(texts), previous);
+                for (Object[] o : sample) {
+                    scan.line((Integer) o[0], (String) o[1], (String) o[2]);
+                }
+                sample = null;
             }
-            byService.computeIfAbsent(service == null ? "" : service, k -> new ArrayList<>())
-                    .add(new LogLine(name, i + 1, service, time, l));
-        }
-        List<Source> out = new ArrayList<>();
-        if (byService.isEmpty()) {
-            out.add(new Source(name, null, LogKind.EMPTY, List.of(), previous));
-            return out;
-        }
-        for (Map.Entry<String, List<LogLine>> e : byService.entrySet()) {
-            List<LogLine> lines = e.getValue();
-            LogKind kind = detect(lines);
-            if (kind == LogKind.KUBECTL_DESCRIBE || kind == LogKind.KUBECTL_GET_POD || kind == LogKind.KUBECTL_EVENTS
-                    || kind == LogKind.COMPOSE_PS) {
-                lines = attributeRows(lines, kind);
+
+            void end() {
+                if (scan == null) {
+                    start();
+                }
+                scan.end();
             }
-            out.add(new Source(name, e.getKey().isEmpty() ? null : e.getKey(), kind, lines, previous));
         }
-        return out;
     }
 
-    /** Sets each status row's service to the pod / service it is about. */
-    private static List<LogLine> attributeRows(List<LogLine> lines, LogKind kind) {
-        List<LogLine> out = new ArrayList<>(lines.size());
-        String current = null;
-        int serviceColumn = -1;
-        for (LogLine l : lines) {
-            String t = l.text();
-            String svc = null;
-            switch (kind) {
-                case KUBECTL_DESCRIBE -> {
-                    Matcher m = DESCRIBE_NAME.matcher(t);
-                    if (m.find()) {
-                        current = m.group(1);
-                    }
-                    svc = current;
-                }
-                case KUBECTL_GET_POD -> {
-                    if (!t.startsWith("NAME") && !t.isBlank()) {
-                        svc = t.trim().split("\\s+")[0];
-                    }
-                }
-                case KUBECTL_EVENTS -> {
-                    Matcher m = EVENT_OBJECT.matcher(" " + t + " ");
-                    svc = m.find() ? m.group(1) : null;
-                }
-                case COMPOSE_PS -> {
-                    if (t.startsWith("NAME")) {
-                        serviceColumn = t.indexOf("SERVICE");
-                    } else if (!t.isBlank()) {
-                        String[] cols = t.trim().split("\\s{2,}");
-                        if (serviceColumn >= 0 && t.length() > serviceColumn) {
-                            String rest = t.substring(serviceColumn).trim();
-                            svc = rest.split("\\s+")[0];
-                        } else {
-                            svc = cols[0];
-                        }
-                    }
-                }
-                default -> svc = l.service();
-            }
-            out.add(new LogLine(l.file(), l.number(), svc == null ? l.service() : svc, l.time(), t));
+    /**
+     * The index of the {@code |} of a {@code docker compose logs} prefix ({@code worker-1  | }), or -1:
+     * the pattern {@link #COMPOSE_PREFIX} checked by hand, since every line of a compose capture has one.
+     */
+    static int composeBar(String l) {
+        int end = serviceEnd(l);
+        if (end == 0 || end >= l.length() || !isRegexSpace(l.charAt(end))) {
+            return -1;
         }
-        return out;
+        int i = end;
+        while (i < l.length() && isRegexSpace(l.charAt(i))) {
+            i++;
+        }
+        return i < l.length() && l.charAt(i) == '|' ? i : -1;
     }
 
-    static LogKind detect(List<LogLine> lines) {
+    /** The end of a leading service name: a letter, then letters, digits, {@code _ . -}. */
+    private static int serviceEnd(String l) {
+        if (l.isEmpty() || !isAsciiLetter(l.charAt(0))) {
+            return 0;
+        }
+        int i = 1;
+        while (i < l.length()) {
+            char c = l.charAt(i);
+            if (!(isAsciiLetter(c) || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-')) {
+                break;
+            }
+            i++;
+        }
+        return i;
+    }
+
+    /** {@code \\s} of java.util.regex. */
+    private static boolean isRegexSpace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
+    }
+
+    private static boolean isAsciiLetter(char c) {
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z';
+    }
+
+    /** What a part holds, from its first lines. */
+    static LogKind detect(List<String> lines) {
         List<String> texts = new ArrayList<>();
-        for (LogLine l : lines) {
-            if (!l.text().isBlank()) {
-                texts.add(l.text());
+        for (String l : lines) {
+            if (!l.isBlank()) {
+                texts.add(l);
             }
         }
         if (texts.isEmpty()) {
@@ -205,7 +276,7 @@ final class LogReader {
         boolean redisBanner = false;
         boolean broker = false;
         for (String t : texts) {
-            if (REDIS_TIME.matcher(t).find()) {
+            if (Stamps.REDIS_TIME.matcher(t).find()) {
                 redis++;
             }
             if (t.contains("Redis is starting") || t.contains("Redis version=") || t.contains("Valkey is starting")) {
@@ -229,44 +300,5 @@ final class LogReader {
     static boolean isPrevious(String name) {
         String base = Path.of(name).getFileName().toString().toLowerCase(Locale.ROOT);
         return base.contains("previous") || base.matches(".*[-_.]prev(\\..*)?");
-    }
-
-    private static String stripCr(String l) {
-        return l.endsWith("\r") ? l.substring(0, l.length() - 1) : l;
-    }
-
-    private static Instant parseRfc3339(String s) {
-        try {
-            return OffsetDateTime.parse(s).toInstant();
-        } catch (DateTimeParseException e) {
-            return null;
-        }
-    }
-
-    private static Instant appTime(String l) {
-        Matcher m = APP_TIME.matcher(l);
-        if (m.find()) {
-            String frac = m.group(3) == null ? "" : "." + m.group(3);
-            String zone = m.group(4);
-            try {
-                LocalDateTime ldt = LocalDateTime.parse(m.group(1) + "T" + m.group(2) + frac);
-                ZoneOffset off = ZoneOffset.UTC;
-                if (zone != null && !zone.equals("Z")) {
-                    off = ZoneOffset.of(zone.length() == 5 ? zone.substring(0, 3) + ":" + zone.substring(3) : zone);
-                }
-                return ldt.toInstant(off);
-            } catch (DateTimeParseException e) {
-                return null;
-            }
-        }
-        Matcher r = REDIS_TIME.matcher(l);
-        if (r.find()) {
-            try {
-                return LocalDateTime.parse(r.group(1), REDIS_FORMAT).toInstant(ZoneOffset.UTC);
-            } catch (DateTimeParseException e) {
-                return null;
-            }
-        }
-        return null;
     }
 }

@@ -25,7 +25,7 @@ final class PlatformParser implements LineParser {
     private static final Pattern PROBE = Pattern.compile("(Liveness|Startup) probe failed|failed (liveness|startup) probe");
 
     @Override
-    public List<Signal> parse(LogLine line) {
+    public List<Signal> parse(LogLine line, Words.Found words) {
         String t = line.text();
         List<Signal> out = new ArrayList<>(2);
         Matcher row = GET_POD_ROW.matcher(t);

@@ -16,13 +16,15 @@ import java.util.regex.Pattern;
  */
 final class RedisClientParser implements LineParser {
     private static final String HOST = "(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9_.\\-]+)";
+    /** redis-py writes an IPv6 address without brackets: Error 99 connecting to ::1:6379. */
+    private static final String PY_HOST = "(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9_.\\-]+|[0-9a-fA-F]*:[0-9a-fA-F:.]*)";
 
     /** redis-py: Error 111 connecting to redis:6379. Connection refused. */
     private static final Pattern REDIS_PY = Pattern.compile(
-            "Error (-?\\d+) connecting to " + HOST + ":(\\d{1,5})\\.?\\s*([^\\r\\n]*)");
+            "Error (-?\\d+) connecting to " + PY_HOST + ":(\\d{1,5})\\.?\\s*([^\\r\\n]*)");
     /** redis-py without an errno (older releases, some wrappers): Error connecting to redis:6379. */
     private static final Pattern REDIS_PY_PLAIN = Pattern.compile(
-            "Error connecting to " + HOST + ":(\\d{1,5})");
+            "Error connecting to " + PY_HOST + ":(\\d{1,5})");
     /** asyncio / redis.asyncio: Connect call failed ('172.18.0.2', 6379). */
     private static final Pattern CONNECT_CALL_FAILED = Pattern.compile(
             "Connect call failed \\('([^']+)', (\\d{1,5})");
@@ -36,43 +38,66 @@ final class RedisClientParser implements LineParser {
     private static final Pattern NETTY_TIMEOUT = Pattern.compile(
             "(?i)connection timed out(?: after \\d+ ?ms)?: ([A-Za-z0-9_.\\-]*)/([0-9a-fA-F:.]+):(\\d{1,5})");
 
+    private static final long[] CONNECT_WORDS = Words.mask(Word.CONNECTING_TO, Word.CONNECT_CALL_FAILED,
+            Word.CONNECTION_TIMED_OUT, Word.CONNECTION_REFUSED_COLON, Word.UNABLE_TO_CONNECT_TO);
+    private static final long[] OTHER_WORDS = Words.mask(Word.CONNECTING_TO, Word.REDIS_LOADING,
+            Word.REDIS_LOADING_EXCEPTION, Word.BUSY_LOADING, Word.JEDIS_DNS, Word.JEDIS_POOL, Word.SPRING_REDIS,
+            Word.NOAUTH, Word.WRONGPASS, Word.INVALID_PAIR, Word.AUTHENTICATION_ERROR);
+
     @Override
-    public List<Signal> parse(LogLine line) {
+    public List<Signal> parse(LogLine line, Words.Found w) {
         String t = line.text();
         List<Signal> out = new ArrayList<>(1);
+        if (w.any(CONNECT_WORDS)) {
+            connectError(line, t, out);
+            if (!out.isEmpty()) {
+                return out;
+            }
+        }
+        if (w.any(OTHER_WORDS)) {
+            words(line, t, out);
+        }
+        return out;
+    }
+
+    /** The patterns that name a host. */
+    private static void connectError(LogLine line, String t, List<Signal> out) {
         Matcher m = REDIS_PY.matcher(t);
         if (m.find()) {
             out.add(Signal.at(redisPyType(m.group(1), m.group(4)), line, m.group(2), Integer.parseInt(m.group(3)),
                     "redis-py").withDetail("errno " + m.group(1)));
-            return out;
+            return;
         }
         m = REDIS_PY_PLAIN.matcher(t);
         if (m.find()) {
             out.add(Signal.at(redisPyType("", t), line, m.group(1), Integer.parseInt(m.group(2)), "redis-py"));
-            return out;
+            return;
         }
         m = CONNECT_CALL_FAILED.matcher(t);
         if (m.find()) {
             out.add(Signal.at(Signal.Type.REFUSED, line, m.group(1), Integer.parseInt(m.group(2)), "asyncio"));
-            return out;
+            return;
         }
         m = NETTY_TIMEOUT.matcher(t);
         if (m.find()) {
             String host = m.group(1).isEmpty() ? m.group(2) : m.group(1);
             out.add(Signal.at(Signal.Type.TIMEOUT, line, host, Integer.parseInt(m.group(3)), "lettuce"));
-            return out;
+            return;
         }
         m = NETTY_REFUSED.matcher(t);
         if (m.find()) {
             String host = m.group(1).isEmpty() ? m.group(2) : m.group(1);
             out.add(Signal.at(Signal.Type.REFUSED, line, host, Integer.parseInt(m.group(3)), "lettuce"));
-            return out;
+            return;
         }
         m = LETTUCE.matcher(t);
         if (m.find() && !t.contains("Unable to connect to NATS")) {
             out.add(Signal.at(Signal.Type.UNAVAILABLE, line, m.group(1), Integer.parseInt(m.group(2)), "lettuce"));
-            return out;
         }
+    }
+
+    /** The errors told by their words alone. */
+    private static void words(LogLine line, String t, List<Signal> out) {
         if (t.contains("Timeout connecting to server")) {
             out.add(Signal.of(Signal.Type.TIMEOUT, line, "redis-py"));
         } else if (t.contains("Redis is loading the dataset in memory") || t.contains("RedisLoadingException")
@@ -89,7 +114,6 @@ final class RedisClientParser implements LineParser {
                 || t.contains("AuthenticationError")) {
             out.add(Signal.of(Signal.Type.AUTH, line, "redis"));
         }
-        return out;
     }
 
     private static Signal.Type redisPyType(String errno, String wording) {

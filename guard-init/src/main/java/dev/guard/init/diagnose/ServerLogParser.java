@@ -14,7 +14,7 @@ final class ServerLogParser implements LineParser {
             java.util.regex.Pattern.compile("\\[KafkaServer id=\\d+\\] started");
 
     @Override
-    public List<Signal> parse(LogLine line) {
+    public List<Signal> parse(LogLine line, Words.Found words) {
         String t = line.text();
         List<Signal> out = new ArrayList<>(1);
         Signal.Type type = null;

@@ -57,6 +57,14 @@ public record Signal(Type type, LogLine line, String host, int port, String clie
         return new Signal(type, line, host, port, client, d);
     }
 
+    Signal withType(Type t) {
+        return new Signal(t, line, host, port, client, detail);
+    }
+
+    Signal withLine(LogLine l) {
+        return new Signal(type, l, host, port, client, detail);
+    }
+
     Signal withTarget(String h, int p) {
         return new Signal(type, line, Hosts.clean(h), p, client, detail);
     }

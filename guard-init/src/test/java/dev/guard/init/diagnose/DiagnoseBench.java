@@ -1,40 +1,90 @@
 package dev.guard.init.diagnose;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
 
 /**
- * Prints how fast diagnose reads a large capture (run its main; not a test): a worker log of N
- * lines mixing connection errors, per-job lines and noise, plus a Redis log.
+ * Prints how fast diagnose reads a large capture, and writes such captures (run its main; not a
+ * test). {@code write FILE MB} writes a {@code docker compose logs --timestamps} capture of about
+ * MB megabytes: a worker that fails to reach Redis for its first attempts, then pops jobs
+ * ({@code job <id> received/processed}) between heartbeat and library noise, a second worker
+ * replica, and Redis's own log. {@code run FILE...} diagnoses the files three times and prints
+ * MB/s; run it under the image's JVM flags to see its memory (e.g. {@code /usr/bin/time -v}).
  */
 public final class DiagnoseBench {
     private DiagnoseBench() {}
 
-    public static void main(String[] args) {
-        int n = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
-        StringBuilder w = new StringBuilder();
-        for (int i = 0; i < n; i++) {
-            String ts = String.format("2026-11-30T02:%02d:%02d.%09dZ ", (i / 60000) % 60, (i / 1000) % 60, i % 1000 * 1000);
-            switch (i % 4) {
-                case 0 -> w.append(ts).append("2026-11-30 02:00:01,000 ERROR worker: redis.exceptions.ConnectionError: "
-                        + "Error 111 connecting to redis:6379. Connection refused.\n");
-                case 1 -> w.append(ts).append("job j-").append(i).append(" received\n");
-                case 2 -> w.append(ts).append("job j-").append(i - 1).append(" processed\n");
-                default -> w.append(ts).append("INFO worker: heartbeat ok, queue depth 12, memory 123 MB\n");
+    public static void main(String[] args) throws Exception {
+        if (args.length >= 3 && args[0].equals("write")) {
+            long bytes = write(Path.of(args[1]), Long.parseLong(args[2]) * 1024 * 1024);
+            System.out.printf("wrote %s: %.1f MB%n", args[1], bytes / 1048576.0);
+            return;
+        }
+        if (args.length >= 2 && args[0].equals("run")) {
+            List<Path> files = java.util.Arrays.stream(args).skip(1).map(Path::of).toList();
+            long size = 0;
+            for (Path f : files) {
+                size += Files.size(f);
+            }
+            Diagnoser d = Diagnoser.builder().endpoint("redis:6379").build();
+            int rounds = Integer.getInteger("rounds", 3);
+            for (int round = 0; round < rounds; round++) {
+                long t0 = System.nanoTime();
+                Diagnosis r = d.diagnose(files);
+                double s = (System.nanoTime() - t0) / 1e9;
+                Runtime rt = Runtime.getRuntime();
+                System.out.printf("round %d: %.1f MB in %.2f s = %.0f MB/s, heap max %d MB: %s, jobs %d/%d%n", round,
+                        size / 1048576.0, s, size / 1048576.0 / s, rt.maxMemory() / 1048576, r.causeLine(),
+                        r.jobs().received(), r.jobs().processed());
+            }
+            return;
+        }
+        System.err.println("usage: DiagnoseBench write FILE MB | run FILE...");
+        System.exit(64);
+    }
+
+    /** Writes a compose capture of about {@code target} bytes; returns its size. */
+    static long write(Path file, long target) throws IOException {
+        Instant t = Instant.parse("2026-11-30T02:00:00.000000123Z");
+        long written = 0;
+        try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            written += line(w, "redis-1   | ", t, "1:C 30 Nov 2026 02:00:00.000 * oO0OoO0OoO0Oo Redis is starting oO0OoO0OoO0Oo");
+            written += line(w, "worker-1  | ", t.plusMillis(100), "2026-11-30 02:00:00,100 INFO worker: worker starting, "
+                    + "redis url redis://redis:6379/0");
+            for (int i = 0; i < 5; i++) {
+                t = t.plusMillis(500);
+                written += line(w, "worker-1  | ", t, "2026-11-30 02:00:00,600 ERROR worker: redis.exceptions.ConnectionError: "
+                        + "Error 111 connecting to redis:6379. Connection refused.");
+                written += line(w, "worker-1  | ", t, "Traceback (most recent call last):");
+                written += line(w, "worker-1  | ", t, "ConnectionRefusedError: [Errno 111] Connection refused");
+            }
+            written += line(w, "redis-1   | ", t, "1:M 30 Nov 2026 02:00:03.000 * Ready to accept connections tcp");
+            long job = 0;
+            while (written < target) {
+                t = t.plusMillis(7);
+                String worker = job % 2 == 0 ? "worker-1  | " : "worker-2  | ";
+                written += line(w, worker, t, "job j-" + job + " received");
+                written += line(w, worker, t, "2026-11-30 02:00:03,017 DEBUG urllib3.connectionpool: Starting new HTTPS "
+                        + "connection (1): api.internal:443 for job j-" + job);
+                written += line(w, worker, t, "job j-" + job + " processed");
+                if (job % 50 == 0) {
+                    written += line(w, worker, t, "2026-11-30 02:00:03,017 INFO worker: heartbeat ok, queue depth 12, "
+                            + "memory 123 MB, uptime 1234 s");
+                }
+                job++;
             }
         }
-        Map<String, String> texts = new LinkedHashMap<>();
-        texts.put("worker.log", w.toString());
-        Diagnoser d = Diagnoser.builder().endpoint("redis:6379").build();
-        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
-        for (int round = 0; round < 3; round++) {
-            long t0 = System.nanoTime();
-            long c0 = mx.getCurrentThreadCpuTime();
-            Diagnosis r = d.diagnoseTexts(texts);
-            long ms = (System.nanoTime() - t0) / 1_000_000;
-            long cpuMs = (mx.getCurrentThreadCpuTime() - c0) / 1_000_000;
-            System.out.printf("round %d: %d lines, wall %d ms, cpu %d ms (%.0f lines per cpu-second): %s%n", round, n, ms,
-                    cpuMs, n * 1000.0 / Math.max(1, cpuMs), r.causeLine());
-        }
+        return Files.size(file);
+    }
+
+    private static int line(BufferedWriter w, String prefix, Instant t, String text) throws IOException {
+        String l = prefix + t + " " + text + "\n";
+        w.write(l);
+        return l.length();
     }
 }

@@ -1,0 +1,219 @@
+package dev.guard.init.diagnose;
+
+import dev.guard.endpoint.Loopback;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A connection failure told from its shape, for clients no parser knows: a line that says how the
+ * connect failed (refused, timed out, unknown host, unreachable, cannot assign, errno 111/110/99,
+ * ECONNREFUSED, or only "failed to connect" / "cannot reach") and, when it does, the host it was
+ * about, however it is written: a URL, {@code host=kafka:9092}, {@code ('10.0.0.5', 6379)},
+ * {@code redis/10.0.0.5:6379}, {@code [::1]:6379}, {@code ::1:6379}, {@code redis-primary:6380}.
+ * The client parsers run first and name the client; this one only needs the words.
+ *
+ * <p>{@code ERROR acme.Queue: cannot reach redis-primary:6380 (connection refused)} is a refused
+ * connect to redis-primary:6380, though no client here writes it.
+ */
+final class ConnectionShape implements LineParser {
+    private static final long[] DNS = Words.mask(Word.UNKNOWN_HOST, Word.UNKNOWNHOST, Word.NAME_RESOLUTION,
+            Word.NOT_KNOWN, Word.NO_SUCH_HOST, Word.GETADDRINFO, Word.ENOTFOUND, Word.EAI_AGAIN, Word.EAI_NONAME,
+            Word.COULD_NOT_RESOLVE, Word.FAILED_TO_RESOLVE, Word.CANNOT_RESOLVE, Word.CANT_RESOLVE, Word.UNABLE_TO_RESOLVE,
+            Word.NXDOMAIN, Word.NO_ADDRESS);
+    private static final long[] REFUSED = Words.mask(Word.REFUSED);
+    private static final long[] TIMEOUT = Words.mask(Word.TIMED_OUT, Word.TIMEOUT, Word.ETIMEDOUT);
+    private static final long[] UNREACHABLE = Words.mask(Word.UNREACHABLE, Word.UNREACH, Word.NO_ROUTE,
+            Word.CANNOT_ASSIGN, Word.EADDRNOTAVAIL);
+    private static final long[] VAGUE = Words.mask(Word.FAILED_TO_CONNECT, Word.UNABLE_TO_CONNECT, Word.COULD_NOT_CONNECT,
+            Word.COULDNT_CONNECT, Word.CANT_CONNECT, Word.CANNOT_CONNECT, Word.CANNOT_REACH, Word.CANT_REACH,
+            Word.COULD_NOT_REACH, Word.UNABLE_TO_REACH, Word.CONNECTION_FAILED, Word.CONNECT_FAILED,
+            Word.FAILED_TO_ESTABLISH, Word.COULD_NOT_BE_ESTABLISHED, Word.CONNECTION_ERROR, Word.CONNECTIONERROR,
+            Word.ERROR_CONNECTING, Word.CONNECT_ERROR, Word.CONNECTION_ATTEMPT_FAILED, Word.NOT_REACHABLE);
+    private static final long[] ERRNO_WORDS = Words.mask(Word.ERRNO, Word.ERROR, Word.CODE);
+
+    private static final Pattern ERRNO = Pattern.compile(
+            "(?i)(?:errno|error|error code|code)\\s*[:=]?\\s*\\[?(-?\\d{1,5})\\]?(?!\\d|\\.\\d)");
+    private static final Pattern URL = Pattern.compile(
+            "\\b[A-Za-z][A-Za-z0-9+.\\-]*://(?:[^@\\s/]*@)?(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.\\-]+)(?::(\\d{1,5}))?");
+    private static final Pattern HOST_FIELD = Pattern.compile(
+            "(?i)\\bhost(?:name)?\\s*[=:]\\s*['\"]?(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.\\-]+)['\"]?(?::(\\d{1,5}))?");
+    private static final Pattern PORT_FIELD = Pattern.compile("(?i)\\bport\\s*[=:]\\s*['\"]?(\\d{1,5})\\b");
+    private static final Pattern TUPLE = Pattern.compile("\\(\\s*['\"]([^'\"\\s]+)['\"]\\s*,\\s*(\\d{1,5})\\s*[,)]");
+    private static final Pattern NAME_SLASH_IP = Pattern.compile(
+            "(?<![\\w.\\-])([A-Za-z0-9_.\\-]*)/(\\d{1,3}(?:\\.\\d{1,3}){3}|[0-9a-fA-F]*:[0-9a-fA-F:.]*|<unresolved>):(\\d{1,5})\\b");
+    private static final Pattern BRACKETED = Pattern.compile("\\[([0-9A-Fa-f:.]+)\\]:(\\d{1,5})\\b");
+    private static final Pattern BARE_IPV6 = Pattern.compile(
+            "(?<![\\w:.])((?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4}):(\\d{1,5})(?![\\w:])");
+    private static final Pattern HOST_PORT = Pattern.compile(
+            "(?<![\\w.\\-:/@])([A-Za-z0-9_\\-]+(?:\\.[A-Za-z0-9_\\-]+)*):(\\d{1,5})(?!\\w|[:.]\\d)");
+    private static final Pattern SOURCE_FILE = Pattern.compile(
+            "(?i).*\\.(java|kt|scala|groovy|py|pyc|go|rb|js|ts|mjs|c|cc|cpp|h|rs|cs|php|ex|exs|erl|clj|lua|pl|sh|log|txt|json|yaml|yml)$");
+    private static final Pattern DOTTED_QUAD = Pattern.compile("\\d{1,3}(?:\\.\\d{1,3}){3}");
+    private static final Set<String> NOT_HOSTS = Set.of("line", "col", "column", "offset", "pos", "position",
+            "attempt", "retry", "try", "code", "status", "errno", "error", "port", "timeout", "id", "pid", "tid",
+            "thread", "http", "https", "step", "page", "size", "count", "version");
+
+    /** A connect failure's kind from its words; null when the line names none. */
+    enum Kind {
+        DNS(Signal.Type.DNS), REFUSED(Signal.Type.REFUSED), TIMEOUT(Signal.Type.TIMEOUT),
+        UNREACHABLE(Signal.Type.UNAVAILABLE), VAGUE(Signal.Type.UNAVAILABLE);
+
+        final Signal.Type type;
+
+        Kind(Signal.Type type) {
+            this.type = type;
+        }
+    }
+
+    @Override
+    public List<Signal> parse(LogLine line, Words.Found w) {
+        String t = line.text();
+        Kind kind = kind(w, t);
+        if (kind == null) {
+            return List.of();
+        }
+        String[] hp = target(t);
+        if (hp == null) {
+            // an unnamed timeout must be a connect's: "job 7 timed out" is not
+            if (kind == Kind.TIMEOUT && !w.has(Word.CONNECT) && !w.has(Word.ETIMEDOUT) && !hasErrno(w, t, "110")) {
+                return List.of();
+            }
+            return List.of(Signal.of(kind.type, line, "shape"));
+        }
+        int port = hp[1] == null ? 0 : Integer.parseInt(hp[1]);
+        if (port > 65535) {
+            port = 0;
+        }
+        return List.of(Signal.at(kind.type, line, hp[0], port, "shape"));
+    }
+
+    /** The kind of failure the line's words say, errno first; null when they say none. */
+    static Kind kind(Words.Found w, String t) {
+        if (w.any(ERRNO_WORDS)) {
+            Matcher e = ERRNO.matcher(t);
+            while (e.find()) {
+                switch (e.group(1)) {
+                    case "111", "61", "10061" -> {
+                        return Kind.REFUSED;
+                    }
+                    case "110", "60", "10060" -> {
+                        return Kind.TIMEOUT;
+                    }
+                    case "-2", "-3", "-5", "8", "11001" -> {
+                        return Kind.DNS;
+                    }
+                    case "99", "113", "101", "49", "65", "51" -> {
+                        return Kind.UNREACHABLE;
+                    }
+                    default -> { }
+                }
+            }
+        }
+        if (w.any(DNS)) {
+            return Kind.DNS;
+        }
+        if (w.any(REFUSED)) {
+            return Kind.REFUSED;
+        }
+        if (w.any(TIMEOUT)) {
+            return Kind.TIMEOUT;
+        }
+        if (w.any(UNREACHABLE)) {
+            return Kind.UNREACHABLE;
+        }
+        return w.any(VAGUE) ? Kind.VAGUE : null;
+    }
+
+    private static boolean hasErrno(Words.Found w, String t, String n) {
+        if (!w.any(ERRNO_WORDS)) {
+            return false;
+        }
+        Matcher e = ERRNO.matcher(t);
+        while (e.find()) {
+            if (e.group(1).equals(n)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {host, port or null} the line names; a name before an address when it gives both; null when none. */
+    static String[] target(String t) {
+        String[] web = null;
+        Matcher m = URL.matcher(t);
+        while (m.find()) {
+            if (plausible(m.group(1))) {
+                boolean http = m.group().regionMatches(true, 0, "http", 0, 4);
+                if (!http) {
+                    return new String[] {m.group(1), m.group(2)};
+                }
+                // a link to documentation in the message is the last thing to take
+                web = web == null ? new String[] {m.group(1), m.group(2)} : web;
+            }
+        }
+        m = HOST_FIELD.matcher(t);
+        if (m.find() && plausible(m.group(1))) {
+            String port = m.group(2);
+            if (port == null) {
+                Matcher p = PORT_FIELD.matcher(t);
+                port = p.find() ? p.group(1) : null;
+            }
+            return new String[] {m.group(1), port};
+        }
+        m = NAME_SLASH_IP.matcher(t);
+        if (m.find()) {
+            String host = m.group(1).isEmpty() ? m.group(2) : m.group(1);
+            if (!host.equals("<unresolved>")) {
+                return new String[] {host, m.group(3)};
+            }
+        }
+        m = TUPLE.matcher(t);
+        if (m.find() && plausible(m.group(1))) {
+            return new String[] {m.group(1), m.group(2)};
+        }
+        m = BRACKETED.matcher(t);
+        if (m.find()) {
+            return new String[] {m.group(1), m.group(2)};
+        }
+        m = BARE_IPV6.matcher(t);
+        while (m.find()) {
+            String a = m.group(1);
+            if ((a.contains("::") || a.chars().filter(c -> c == ':').count() == 7) && Loopback.isIpLiteral(a)) {
+                return new String[] {a, m.group(2)};
+            }
+        }
+        String[] ip = null;
+        m = HOST_PORT.matcher(t);
+        while (m.find()) {
+            String h = m.group(1);
+            if (!plausible(h)) {
+                continue;
+            }
+            if (h.chars().anyMatch(Character::isLetter)) {
+                return new String[] {h, m.group(2)};
+            }
+            if (ip == null) {
+                ip = new String[] {h, m.group(2)};
+            }
+        }
+        return ip != null ? ip : web;
+    }
+
+    /** Could this be a host: a DNS name with a letter, or an IP address; not a source file or a field name. */
+    private static boolean plausible(String h) {
+        if (h == null || h.isEmpty() || h.startsWith("[")) {
+            return h != null && h.startsWith("[");
+        }
+        if (NOT_HOSTS.contains(h.toLowerCase(Locale.ROOT)) || SOURCE_FILE.matcher(h).matches()) {
+            return false;
+        }
+        if (h.chars().anyMatch(Character::isLetter)) {
+            return !h.contains(":") || Loopback.isIpLiteral(h);
+        }
+        // a number alone is a time or a count, not inet_aton's address
+        return DOTTED_QUAD.matcher(h).matches() || h.contains(":") && Loopback.isIpLiteral(h);
+    }
+}

@@ -1,0 +1,146 @@
+package dev.guard.init.diagnose;
+
+import java.util.List;
+
+/**
+ * The contract, for workers: received versus processed. A gap is the kill's when the jobs it
+ * leaves were in flight as the container ended; errors logged may account for the rest; only a gap
+ * nothing explains is schema skew. No job at all is no-jobs, or drift when the URL the worker
+ * resolved at boot is a loopback or unknown host.
+ */
+final class ContractRule implements CauseRule {
+    @Override
+    public void apply(Facts f, Verdict v) {
+        Group g = f.group;
+        if (g.role != Role.WORKER) {
+            return;
+        }
+        v.jobs = counts(g, v);
+        boolean connectionCause = !f.targets.isEmpty();
+        int gap = v.jobs.received() - v.jobs.processed() - v.jobs.handedBack();
+        if (v.jobs.received() == 0 && v.jobs.processed() == 0 && !connectionCause && g.hasAppText && v.causes.isEmpty()) {
+            noJobs(f, v);
+        } else if (gap > 0) {
+            gap -= inFlightAtKill(f, v, gap);
+            if (gap > 0) {
+                gap(f, v, gap);
+            }
+        } else if (v.causes.isEmpty() && v.jobs.received() > 0) {
+            v.add(Cause.HEALTHY, "received " + v.jobs.received() + ", processed " + v.jobs.processed()
+                    + ", no connection errors");
+        }
+        List<Signal> failedToStart = g.sample(Signal.Type.APP_FAILED_TO_START);
+        if (!failedToStart.isEmpty()) {
+            v.evidence(failedToStart.get(0), "Spring Boot did not start");
+        }
+        if (v.causes.isEmpty() && g.hasAppText) {
+            v.add(Cause.UNKNOWN, "nothing in its log decides");
+        }
+    }
+
+    private static JobCounts counts(Group g, Verdict v) {
+        if (g.received.count > 0 || g.processed.count > 0) {
+            if (g.received.count > 0) {
+                v.evidence(g.received.first(g).s(), "first 'job <id> received' of " + g.received.count);
+            }
+            if (g.processed.count > 0) {
+                v.evidence(g.processed.first(g).s(), "first 'job <id> processed' of " + g.processed.count);
+            }
+            return new JobCounts(g.received.count, g.processed.count, 0, 0, 0, 0, "per-job lines");
+        }
+        if (g.lastLedger != null) {
+            Signal l = g.lastLedger.s();
+            String d = l.detail();
+            v.evidence(l, "ledger summary");
+            return new JobCounts(GuardLineParser.ledgerValue(d, "received"), GuardLineParser.ledgerValue(d, "processed"),
+                    GuardLineParser.ledgerValue(d, "rejected"), GuardLineParser.ledgerValue(d, "failed"),
+                    GuardLineParser.ledgerValue(d, "handed_back"), GuardLineParser.ledgerValue(d, "missing"), "ledger");
+        }
+        return JobCounts.NONE;
+    }
+
+    private static void noJobs(Facts f, Verdict v) {
+        Group g = f.group;
+        Signal boot = g.lastBoot == null ? null : g.lastBoot.s();
+        Category where = boot == null || boot.host() == null ? null
+                : Category.of(Signal.Type.REFUSED, boot.host(), boot.port(), f.context.endpoints);
+        if (where == Category.LOOPBACK || where == Category.NOT_AN_ENDPOINT) {
+            v.add(Cause.ENV_DRIFT, "the worker resolved " + boot.target() + " at boot ("
+                    + (where == Category.LOOPBACK ? "a loopback/default host" : "not a known endpoint")
+                    + ") and no job came through" + (g.has(Signal.Type.OTHER_ERROR)
+                    ? "; its " + g.count(Signal.Type.OTHER_ERROR) + " error lines name no host diagnose can read" : ""));
+            v.evidence(boot.withDetail(null), "the URL the worker resolved at boot");
+            g.sample(Signal.Type.OTHER_ERROR).stream().limit(2).forEach(s -> v.evidence(s, "error line after the boot line"));
+            return;
+        }
+        v.add(Cause.NO_JOBS, "no connection errors and no job received");
+        if (boot != null) {
+            v.evidence(boot.withDetail(null), "the URL the worker resolved at boot: is it the queue the backend fills?");
+        }
+        Placed firstLine = g.timeline.runs().isEmpty() ? g.firstBoot : g.timeline.runs().get(0).first;
+        for (Signal e : f.context.enqueued) {
+            String when = "";
+            if (e.line().time() != null && firstLine != null && firstLine.s().line().time() != null) {
+                when = e.line().time().isBefore(firstLine.s().line().time())
+                        ? " (before the worker's first line)" : " (after the worker's first line)";
+            }
+            v.evidence(e, "the backend enqueued" + when + ": check it used the queue/URL the worker reads");
+        }
+    }
+
+    /** Jobs of the gap that were in flight when a container of this group ended; returns how many. */
+    private static int inFlightAtKill(Facts f, Verdict v, int gap) {
+        Group g = f.group;
+        boolean currentKilled = !KilledRule.kills(g).isEmpty() && !f.running();
+        int count = 0;
+        Placed first = null;
+        boolean previous = false;
+        for (Group.InFlight i : g.inFlight()) {
+            if (i.previous() || currentKilled) {
+                count += i.count();
+                first = first == null ? i.first() : first;
+                previous |= i.previous();
+            }
+        }
+        int explained = Math.min(gap, count);
+        if (explained > 0) {
+            v.add(Cause.OOM_OR_PROBE_KILL, explained + (explained == 1 ? " job" : " jobs") + " received and never "
+                    + "processed " + (explained == 1 ? "was" : "were") + " in flight when "
+                    + (previous ? "the previous container ended (killed or restarted)" : "the container was killed")
+                    + ": lost unless the queue redelivers unacknowledged jobs; drain on SIGTERM and hand them back");
+            v.evidence(first.s(), "received, never processed: in flight when the container ended");
+        }
+        return explained;
+    }
+
+    private static void gap(Facts f, Verdict v, int gap) {
+        Group g = f.group;
+        JobCounts j = v.jobs;
+        int otherErrors = g.count(Signal.Type.OTHER_ERROR);
+        if (j.source().equals("ledger")) {
+            if (j.rejected() + j.missing() > 0 || gap > j.failed()) {
+                v.add(Cause.SCHEMA_SKEW, "ledger: received " + j.received() + ", processed " + j.processed()
+                        + ", rejected " + j.rejected() + ", missing " + j.missing());
+            } else {
+                v.notes.add(g.name + ": received " + j.received() + " > processed " + j.processed()
+                        + ", accounted for by failed=" + j.failed() + ": read those errors");
+                if (v.causes.isEmpty()) {
+                    v.add(Cause.UNKNOWN, "the ledger's failed jobs account for the gap: read their errors");
+                }
+            }
+        } else if (g.has(Signal.Type.PERMISSION)) {
+            v.notes.add(g.name + ": received > processed; the permission errors may account for the gap");
+        } else if (otherErrors >= gap) {
+            v.notes.add(g.name + ": received " + j.received() + " > processed " + j.processed() + ", and "
+                    + otherErrors + " error lines may account for the gap: read them");
+            if (v.causes.isEmpty()) {
+                v.add(Cause.UNKNOWN, "received > processed, but logged errors may account for the gap");
+                g.sample(Signal.Type.OTHER_ERROR).stream().limit(3).forEach(s -> v.evidence(s, "error line"));
+            }
+        } else {
+            v.add(Cause.SCHEMA_SKEW, "received " + j.received() + " > processed " + j.processed()
+                    + " with " + (otherErrors == 0 ? "no" : "only " + otherErrors) + " error lines to account for "
+                    + gap + " missing");
+        }
+    }
+}

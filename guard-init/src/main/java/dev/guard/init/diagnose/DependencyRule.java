@@ -1,0 +1,102 @@
+package dev.guard.init.diagnose;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * A dependency's own log and status: when it was last ready, and whether it was killed (two
+ * "Redis is starting" with no "Ready to accept connections" between, a shutdown or SIGTERM while
+ * loading, OOMKilled, exit 137, a probe that restarts it). Read first: every group's rules use it.
+ */
+final class DependencyRule {
+    private DependencyRule() {}
+
+    /** Reads one dependency group into the context. */
+    static void read(Group g, Context c) {
+        List<Timeline.Run> runs = new ArrayList<>(g.timeline.runs());
+        runs.sort(Comparator.comparingLong((Timeline.Run r) -> g.position(r.first)));
+        Signal lastStart = null;
+        boolean loading = false;
+        for (Timeline.Run r : runs) {
+            if (!(r.key instanceof Signal.Type type)) {
+                continue;
+            }
+            Signal s = r.first.s();
+            switch (type) {
+                case SERVER_STARTING -> {
+                    if (lastStart != null) {
+                        killedMidLoad(c, g, lastStart, s);
+                    }
+                    if (r.count > 1) {
+                        killedMidLoad(c, g, s, r.last.s());
+                    }
+                    lastStart = r.last.s();
+                    loading = false;
+                }
+                case SERVER_READY -> {
+                    lastStart = null;
+                    loading = false;
+                    Instant t = r.last.s().line().time();
+                    if (t != null && (c.dependencyReady == null || t.isAfter(c.dependencyReady))) {
+                        c.dependencyReady = t;
+                    }
+                }
+                case SERVER_LOADING -> loading = true;
+                case SERVER_LOADED -> loading = false;
+                case SERVER_SHUTDOWN_DURING_LOADING -> {
+                    c.dependencyKilledMidLoad = true;
+                    c.kill(g.name, Verdict.ev(s, g.name + " was stopped while loading its dataset"));
+                }
+                case SERVER_SIGTERM -> {
+                    if (loading) {
+                        c.dependencyKilledMidLoad = true;
+                        c.kill(g.name, Verdict.ev(s, g.name + " got SIGTERM while loading its dataset"));
+                    }
+                }
+                default -> { }
+            }
+        }
+        for (Signal s : g.sampleInOrder(Signal.Type.OOM_KILLED, Signal.Type.EXIT_137, Signal.Type.PROBE_KILL)) {
+            c.kill(g.name, Verdict.ev(s, switch (s.type()) {
+                case OOM_KILLED -> g.name + " was OOMKilled: it needs more memory";
+                case EXIT_137 -> g.name + " was killed (exit 137, SIGKILL)";
+                default -> g.name + " failed a probe that restarts it";
+            }));
+        }
+    }
+
+    private static void killedMidLoad(Context c, Group g, Signal start, Signal again) {
+        c.dependencyKilledMidLoad = true;
+        c.kill(g.name, Verdict.ev(start, g.name + " started here ..."));
+        c.kill(g.name, Verdict.ev(again, "... and started again with no 'Ready to accept connections' between: killed mid-load"));
+    }
+
+    /** The finding printed for a dependency group. */
+    static GroupFinding finding(Group g, Context c) {
+        List<String> causes = new ArrayList<>();
+        List<String> reasons = new ArrayList<>();
+        List<Evidence> evs = new ArrayList<>(c.kills.getOrDefault(g.name, List.of()));
+        if (!evs.isEmpty()) {
+            causes.add(Cause.OOM_OR_PROBE_KILL.id());
+            reasons.add(g.name + " was killed or restarted mid-load");
+        }
+        for (Timeline.Run r : g.timeline.runs()) {
+            if (!(r.key instanceof Signal.Type type)) {
+                continue;
+            }
+            String why = switch (type) {
+                case SERVER_READY -> "ready";
+                case SERVER_STARTING -> "starting";
+                case SERVER_LOADED -> "dataset loaded";
+                default -> null;
+            };
+            Signal s = r.first.s();
+            if (why != null && evs.size() < Verdict.EVIDENCE && evs.stream().noneMatch(x -> x.at().equals(s.line().where()))) {
+                evs.add(Verdict.ev(s, why));
+            }
+        }
+        return new GroupFinding(g.name, Role.DEPENDENCY.label(), causes, reasons, JobCounts.NONE, evs);
+    }
+}
