@@ -5,24 +5,22 @@ import java.util.List;
 /**
  * Redis answered LOADING: in the first attempts only (the race), on every attempt while Redis was
  * killed or restarted mid-load, or on every attempt (the load outlasts the worker's patience).
+ * Whether the dependency was ready is not asked: LOADING itself says it was up.
  */
-final class LoadingRule implements CauseRule {
+final class LoadingRule extends ErrorsThatStop {
+    LoadingRule() {
+        super(List.of(Category.LOADING), "LOADING reply", false);
+    }
+
     @Override
-    public void apply(Facts f, Verdict v) {
-        List<Targets.Target> loading = f.targets.of(Category.LOADING);
-        if (loading.isEmpty()) {
-            return;
-        }
-        Span s = Targets.span(loading);
-        v.evidence(s.first(f.group).s(), "first LOADING reply");
-        v.evidence(s.last(f.group).s(), "last LOADING reply");
-        String stop = f.stopped(s, Targets.keys(loading), false);
-        if (stop != null) {
-            v.add(Cause.STARTUP_RACE, s.count + " LOADING replies in the first attempts only: " + stop);
-            f.successEvidence(v, Targets.keys(loading));
-        } else if (f.context.dependencyKilledMidLoad || f.context.dependencyKilled()) {
-            v.add(Cause.OOM_OR_PROBE_KILL, "LOADING on every attempt, and Redis was killed or restarted mid-load");
-            f.context.killEvidence().forEach(v::evidence);
+    String race(Span s, List<Targets.Target> ts) {
+        return s.count + " LOADING replies in the first attempts only";
+    }
+
+    @Override
+    void neverStop(Facts f, Verdict v, Span s, List<Targets.Target> ts) {
+        if (f.context.dependencyKilledMidLoad || f.context.dependencyKilled()) {
+            killed(f, v, "LOADING on every attempt, and Redis was killed or restarted mid-load");
         } else {
             v.add(Cause.REDIS_LOADING, s.count + " LOADING replies, on every attempt to the end of the log");
         }

@@ -13,11 +13,12 @@ class RulesTest {
     private static final String REDIS_READY_AT_5S = "1:C 30 Nov 2026 02:00:00.000 * oO0OoO0OoO0Oo Redis is starting oO0OoO0OoO0Oo\n"
             + "1:M 30 Nov 2026 02:00:05.000 * Ready to accept connections tcp\n";
 
-    private static Diagnosis diagnose(Map<String, String> files, String... endpoints) {
+    static Diagnosis diagnose(Map<String, String> files, String... endpoints) {
         return Diagnoser.builder().endpoints(List.of(endpoints)).build().diagnoseTexts(files);
     }
 
-    private static Map<String, String> files(String... nameThenText) {
+    /** Name, text, name, text ... in that order. */
+    static Map<String, String> files(String... nameThenText) {
         Map<String, String> m = new LinkedHashMap<>();
         for (int i = 0; i < nameThenText.length; i += 2) {
             m.put(nameThenText[i], nameThenText[i + 1]);

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.LocalDate;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -22,15 +21,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 class ShapeAndAccountingTest {
 
     private static Diagnosis diagnose(Map<String, String> files, String... endpoints) {
-        return Diagnoser.builder().endpoints(List.of(endpoints)).build().diagnoseTexts(files);
+        return RulesTest.diagnose(files, endpoints);
     }
 
     private static Map<String, String> files(String... nameThenText) {
-        Map<String, String> m = new LinkedHashMap<>();
-        for (int i = 0; i < nameThenText.length; i += 2) {
-            m.put(nameThenText[i], nameThenText[i + 1]);
-        }
-        return m;
+        return RulesTest.files(nameThenText);
     }
 
     /** {@code n} copies of {@code line}, one second apart, with docker's timestamp prefix. */

@@ -1,0 +1,54 @@
+package dev.guard.init.diagnose;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The runbook's second question for one kind of error: do they stop? When they do (the worker
+ * got through afterwards, its last error came before the dependency was ready, its pod runs
+ * again), it is the race; what it is when they never stop is each subclass's answer.
+ */
+abstract class ErrorsThatStop implements CauseRule {
+    private final List<Category> categories;
+    private final String what;
+    private final boolean useDependencyReady;
+
+    /** {@code what} names the errors in the evidence ("connect timeout"); null: "error naming TARGET". */
+    ErrorsThatStop(List<Category> categories, String what, boolean useDependencyReady) {
+        this.categories = categories;
+        this.what = what;
+        this.useDependencyReady = useDependencyReady;
+    }
+
+    @Override
+    public final void apply(Facts f, Verdict v) {
+        List<Targets.Target> ts = f.targets.of(categories.toArray(Category[]::new));
+        if (ts.isEmpty()) {
+            return;
+        }
+        Span s = Targets.span(ts);
+        Set<ErrorKey> keys = Targets.keys(ts);
+        String name = what != null ? what : "error naming " + ts.get(0).label();
+        v.evidence(s.first(f.group).s(), "first " + name);
+        v.evidence(s.last(f.group).s(), "last " + name);
+        String stop = f.stopped(s, keys, useDependencyReady);
+        if (stop != null) {
+            v.add(Cause.STARTUP_RACE, race(s, ts) + ": " + stop);
+            f.successEvidence(v, keys);
+        } else {
+            neverStop(f, v, s, ts);
+        }
+    }
+
+    /** The race's reason, before ": how they stopped". */
+    abstract String race(Span s, List<Targets.Target> ts);
+
+    /** What errors that go on to the end of the log are. */
+    abstract void neverStop(Facts f, Verdict v, Span s, List<Targets.Target> ts);
+
+    /** The errors never stop and a dependency was killed: that kill, with its evidence. */
+    static void killed(Facts f, Verdict v, String reason) {
+        v.add(Cause.OOM_OR_PROBE_KILL, reason);
+        f.context.killEvidence().forEach(v::evidence);
+    }
+}
