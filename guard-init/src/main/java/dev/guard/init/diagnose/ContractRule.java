@@ -88,27 +88,42 @@ final class ContractRule implements CauseRule {
         }
     }
 
-    /** Jobs of the gap that were in flight when a container of this group ended; returns how many. */
+    /**
+     * Jobs of the gap that were in flight at the end of a log: when its container ended (a previous
+     * log, a killed container) they are the kill's, and returned as accounted for; when the worker
+     * still runs they may have been in progress as the log was captured, which a note says (they
+     * still count: a dropped job looks the same).
+     */
     private static int inFlightAtKill(Facts f, Verdict v, int gap) {
         Group g = f.group;
         boolean currentKilled = !KilledRule.kills(g).isEmpty() && !f.running();
-        int count = 0;
+        int killed = 0;
+        int live = 0;
         Placed first = null;
         boolean previous = false;
         for (Group.InFlight i : g.inFlight()) {
             if (i.previous() || currentKilled) {
-                count += i.count();
+                killed += i.count();
                 first = first == null ? i.first() : first;
                 previous |= i.previous();
+            } else {
+                live += i.count();
             }
         }
-        int explained = Math.min(gap, count);
+        int explained = Math.min(gap, killed);
         if (explained > 0) {
             v.add(Cause.OOM_OR_PROBE_KILL, explained + (explained == 1 ? " job" : " jobs") + " received and never "
                     + "processed " + (explained == 1 ? "was" : "were") + " in flight when "
                     + (previous ? "the previous container ended (killed or restarted)" : "the container was killed")
                     + ": lost unless the queue redelivers unacknowledged jobs; drain on SIGTERM and hand them back");
             v.evidence(first.s(), "received, never processed: in flight when the container ended");
+        }
+        int stillRunning = Math.min(gap - explained, live);
+        if (stillRunning > 0) {
+            v.notes.add(g.name + ": " + stillRunning + " of the jobs never processed " + (stillRunning == 1 ? "was" : "were")
+                    + " received after the last job that finished, at the end of a log whose worker still runs: "
+                    + (stillRunning == 1 ? "it" : "they") + " may have been in progress as the log was captured; "
+                    + "capture again later and compare");
         }
         return explained;
     }

@@ -167,6 +167,14 @@ class ShapeAndAccountingTest {
         Diagnosis running = diagnose(files("worker.log", jobs(5, 0) + "2026-11-30T02:01:30.000000123Z job j-6 received\n"
                 + jobs(3, 40).replace("j-", "j-b")), "redis:6379");
         assertEquals(List.of("schema-skew"), running.causes(), DiagnosisReport.human(running));
+        assertTrue(running.notes().stream().noneMatch(n -> n.contains("in progress")), running.notes().toString());
+
+        // the last job received by a worker that still runs may be in progress: still counted, and said
+        Diagnosis atEnd = diagnose(files("worker.log", jobs(5, 0) + "2026-11-30T02:01:30.000000123Z job j-6 received\n"),
+                "redis:6379");
+        assertEquals(List.of("schema-skew"), atEnd.causes());
+        assertTrue(atEnd.notes().stream().anyMatch(n -> n.contains("1 of the jobs never processed was received after the last "
+                + "job that finished")), atEnd.notes().toString());
     }
 
     @Test
