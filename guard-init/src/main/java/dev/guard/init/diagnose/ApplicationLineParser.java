@@ -17,7 +17,7 @@ final class ApplicationLineParser implements LineParser {
     /** A URL token in free text; it counts when its scheme is a broker's ({@link Broker#ofScheme}) and it parses. */
     private static final Pattern URL = Pattern.compile("(?<![A-Za-z0-9+.\\-])([A-Za-z][A-Za-z0-9+.\\-_]*)://[^\\s\"'<>()]+");
     private static final Pattern BOOTSTRAP_SERVERS = Pattern.compile(
-            "bootstrap[._]servers\\s*[=:]\\s*\\[?'?([A-Za-z0-9_.\\-]+):(\\d{1,5})");
+            "bootstrap[._ ]servers\\s*[=:]?\\s*\\[?'?([A-Za-z0-9_.\\-]+):(\\d{1,5})");
     /** spring-rabbit's CachingConnectionFactory: Attempting to connect to: [localhost:5672]. */
     private static final Pattern SPRING_RABBIT_CONNECTING = Pattern.compile(
             "Attempting to connect to: \\[([A-Za-z0-9_.\\-]+):(\\d{1,5})");

@@ -18,12 +18,15 @@ import java.util.regex.Pattern;
 final class BrokerClientParser implements LineParser {
     private static final Pattern KAFKA_NODE = Pattern.compile(
             "Connection to node (-?\\d+) \\(([A-Za-z0-9_.\\-]*)/([0-9a-fA-F:.]+|<unresolved>):(\\d{1,5})\\) could not be established");
+    /** kafka-clients 3+/4: Bootstrap broker kafka:9092 (id: -1 rack: null) disconnected (also what a black hole gives). */
+    private static final Pattern KAFKA_BOOTSTRAP_DISCONNECTED = Pattern.compile(
+            "Bootstrap broker ([A-Za-z0-9_.\\-]+|\\[[0-9a-fA-F:]+\\]):(\\d{1,5}) \\(id: -?\\d+[^)]*\\) disconnected");
     private static final Pattern KAFKA_PY_BOOTSTRAP = Pattern.compile(
             "Unable to bootstrap from \\[?\\(?'?([A-Za-z0-9_.\\-]+|\\[[0-9a-fA-F:]+\\])'?(?:, |:)(\\d{1,5})");
     private static final Pattern JNATS = Pattern.compile(
             "Unable to connect to NATS servers?: \\[?(?:nats|tls|ws|wss)://(?:[^@\\s/\\]]*@)?([A-Za-z0-9_.\\-]+|\\[[0-9a-fA-F:]+\\]):(\\d{1,5})");
     private static final Pattern PIKA_DEST = Pattern.compile(
-            "(?:TCP Connection attempt failed|Socket failed to connect|Connection workflow failed).*?\\('([^']+)', (\\d{1,5})\\)");
+            "(?:TCP Connection attempt failed|Socket failed to connect|Connection workflow failed).*?(?<!laddr=)\\('([^']+)', (\\d{1,5})\\)");
     private static final Pattern UNKNOWN_HOST = Pattern.compile(
             "UnknownHostException: (?:Failed to resolve '([^']+)'|([A-Za-z0-9_.\\-]+))");
 
@@ -43,6 +46,11 @@ final class BrokerClientParser implements LineParser {
             String host = m.group(2).isEmpty() ? m.group(3) : m.group(2);
             out.add(Signal.at(Signal.Type.REFUSED, line, host, Integer.parseInt(m.group(4)), "kafka-clients")
                     .withDetail("node " + m.group(1)));
+            return out;
+        }
+        m = KAFKA_BOOTSTRAP_DISCONNECTED.matcher(t);
+        if (w.has(Word.BOOTSTRAP_BROKER) && m.find()) {
+            out.add(Signal.at(Signal.Type.UNAVAILABLE, line, m.group(1), Integer.parseInt(m.group(2)), "kafka-clients"));
             return out;
         }
         m = KAFKA_PY_BOOTSTRAP.matcher(t);

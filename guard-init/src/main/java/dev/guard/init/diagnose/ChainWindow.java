@@ -1,88 +1,127 @@
 package dev.guard.init.diagnose;
 
-import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.function.BiConsumer;
 
 /**
- * One attempt's lines are one error. A connection error that names no host within
- * {@link #LINES} lines of one that does (its "Caused by:", "Suppressed:" or traceback lines) is
- * part of it: it is not counted again, and when the named one only said "failed to connect" the
- * unnamed one's kind (refused, timed out, unknown host) is the attempt's. Signals wait here for
- * {@link #LINES} lines, then go on in their order.
+ * One attempt's lines are one error. A connection error that names no host is part of a nearby
+ * one that does, within {@link #LINES} lines (stack frames not counted): it is not counted again,
+ * and it tells the attempt's kind when it says more (the server's LOADING or auth refusal always;
+ * refused, timed out or unknown host when the named line only said "failed to connect").
+ *
+ * <p>Which one: a {@code Caused by:} or {@code Suppressed:} line belongs to the error before it
+ * (Java chains: lettuce, Jedis); any other belongs to the next named error when one follows
+ * within {@link #LINES} lines (Python tracebacks print the socket error before the client's, jnats
+ * logs the timeout before its "Unable to connect"), else to the one before it. So that both are
+ * known, signals wait here {@code 2 x LINES} lines, then go on in their order.
  */
 final class ChainWindow {
     static final int LINES = 12;
 
-    private record Entry(Signal s, Group g) {}
+    private static final class Entry {
+        Signal s;
+        final Group g;
+        final int at;
+        final boolean unnamed;
 
-    private final ArrayDeque<Entry> window = new ArrayDeque<>();
+        Entry(Signal s, Group g, int at) {
+            this.s = s;
+            this.g = g;
+            this.at = at;
+            this.unnamed = s.type().connectionError() && s.host() == null;
+        }
+
+        boolean named() {
+            return s.type().connectionError() && s.host() != null;
+        }
+    }
+
+    private final List<Entry> window = new ArrayList<>();
     private final BiConsumer<Signal, Group> next;
 
     ChainWindow(BiConsumer<Signal, Group> next) {
         this.next = next;
     }
 
-    void add(Signal s, Group g) {
-        int n = s.line().number();
-        flushBefore(n - LINES);
-        if (chained(s)) {
-            Entry named = null;
-            for (Entry e : window) {
-                if (e.s.type().connectionError() && e.s.host() != null) {
-                    named = e;
-                }
-            }
-            if (named != null) {
-                refine(named, s);
+    /** {@code at} is the line's place in the file, stack frames not counted. */
+    void add(Signal s, Group g, int at) {
+        flushBefore(at - 2 * LINES);
+        Entry e = new Entry(s, g, at);
+        if (e.unnamed && continuation(s)) {
+            Entry before = namedBefore(at);
+            if (before != null) {
+                before.s = refined(before.s, s);
                 return;
             }
-        } else if (s.type().connectionError() && s.host() != null) {
-            Signal merged = s;
+        } else if (e.named()) {
             for (Iterator<Entry> it = window.iterator(); it.hasNext(); ) {
-                Entry e = it.next();
-                if (chained(e.s)) {
-                    merged = refined(merged, e.s);
+                Entry u = it.next();
+                if (u.unnamed && at - u.at <= LINES) {
+                    e.s = refined(e.s, u.s);
                     it.remove();
                 }
             }
-            s = merged;
         }
-        window.addLast(new Entry(s, g));
+        window.add(e);
     }
 
     void flush() {
         flushBefore(Integer.MAX_VALUE);
     }
 
-    private void flushBefore(int line) {
-        while (!window.isEmpty() && window.peekFirst().s.line().number() < line) {
-            Entry e = window.removeFirst();
+    private void flushBefore(int at) {
+        while (!window.isEmpty() && window.get(0).at < at) {
+            Entry e = window.remove(0);
+            if (e.named()) {
+                // unnamed errors just after it that no later named error took are its own
+                for (Iterator<Entry> it = window.iterator(); it.hasNext(); ) {
+                    Entry u = it.next();
+                    if (u.unnamed && u.at - e.at <= LINES && !namedBetween(e.at, u.at)) {
+                        e.s = refined(e.s, u.s);
+                        it.remove();
+                    }
+                }
+            }
             next.accept(e.s, e.g);
         }
     }
 
-    /** An error naming no host that belongs to a nearby one that does (LOADING and auth stand alone). */
-    private static boolean chained(Signal s) {
-        return s.type().connectionError() && s.host() == null && s.type() != Signal.Type.LOADING
-                && s.type() != Signal.Type.AUTH;
+    private Entry namedBefore(int at) {
+        for (int i = window.size() - 1; i >= 0; i--) {
+            Entry e = window.get(i);
+            if (at - e.at > LINES) {
+                return null;
+            }
+            if (e.named()) {
+                return e;
+            }
+        }
+        return null;
     }
 
-    private void refine(Entry named, Signal unnamed) {
-        Signal r = refined(named.s, unnamed);
-        if (r != named.s) {
-            // replace in place, keeping the order
-            ArrayDeque<Entry> copy = new ArrayDeque<>(window.size());
-            for (Entry e : window) {
-                copy.addLast(e == named ? new Entry(r, e.g) : e);
+    private boolean namedBetween(int from, int to) {
+        for (Entry e : window) {
+            if (e.at > from && e.at < to && e.named()) {
+                return true;
             }
-            window.clear();
-            window.addAll(copy);
         }
+        return false;
+    }
+
+    /** Java's chain lines: the cause or suppressed exception of the error logged above. */
+    private static boolean continuation(Signal s) {
+        String t = s.line().text().stripLeading();
+        return t.startsWith("Caused by:") || t.startsWith("Suppressed:");
     }
 
     /** "failed to connect to redis:6379" + "Suppressed: ... Connection refused" is a refused connect to redis:6379. */
     private static Signal refined(Signal named, Signal unnamed) {
+        if (unnamed.type() == Signal.Type.LOADING || unnamed.type() == Signal.Type.AUTH) {
+            // the server answered: the attempt failed on what it said, not on the connect
+            return named.withType(unnamed.type());
+        }
         boolean vague = named.type() == Signal.Type.UNAVAILABLE || named.type() == Signal.Type.NO_SERVERS;
         boolean exact = unnamed.type() == Signal.Type.REFUSED || unnamed.type() == Signal.Type.TIMEOUT
                 || unnamed.type() == Signal.Type.DNS;

@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
 final class ConnectionShape implements LineParser {
     private static final long[] DNS = Words.mask(Word.UNKNOWN_HOST, Word.UNKNOWNHOST, Word.NAME_RESOLUTION,
             Word.NOT_KNOWN, Word.NO_SUCH_HOST, Word.GETADDRINFO, Word.ENOTFOUND, Word.EAI_AGAIN, Word.EAI_NONAME,
-            Word.COULD_NOT_RESOLVE, Word.FAILED_TO_RESOLVE, Word.CANNOT_RESOLVE, Word.CANT_RESOLVE, Word.UNABLE_TO_RESOLVE,
+            Word.COULD_NOT_RESOLVE, Word.COULDNT_RESOLVE, Word.DNS_RESOLUTION, Word.FAILED_TO_RESOLVE, Word.CANNOT_RESOLVE, Word.CANT_RESOLVE, Word.UNABLE_TO_RESOLVE,
             Word.NXDOMAIN, Word.NO_ADDRESS);
     private static final long[] REFUSED = Words.mask(Word.REFUSED);
     private static final long[] TIMEOUT = Words.mask(Word.TIMED_OUT, Word.TIMEOUT, Word.ETIMEDOUT);
@@ -72,7 +72,8 @@ final class ConnectionShape implements LineParser {
     public List<Signal> parse(LogLine line, Words.Found w) {
         String t = line.text();
         Kind kind = kind(w, t);
-        if (kind == null) {
+        if (kind == null || kind == Kind.VAGUE && quietLevel(t)) {
+            // pika at INFO: "AMQP stack terminated, failed to connect, or aborted: opened=True ..."
             return List.of();
         }
         String[] hp = target(t);
@@ -88,6 +89,19 @@ final class ConnectionShape implements LineParser {
             port = 0;
         }
         return List.of(Signal.at(kind.type, line, hp[0], port, "shape"));
+    }
+
+    /** True when the line was logged at INFO, DEBUG or TRACE: "failed to connect" there is a summary, not a failure. */
+    static boolean quietLevel(String t) {
+        int end = Math.min(t.length(), 80);
+        for (String level : new String[] {"INFO", "DEBUG", "TRACE", "level=info", "level=debug", "\"level\":\"info\""}) {
+            int i = t.indexOf(level);
+            if (i >= 0 && i < end && (i == 0 || !Character.isLetter(t.charAt(i - 1)))
+                    && (i + level.length() >= t.length() || !Character.isLetter(t.charAt(i + level.length())))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The kind of failure the line's words say, errno first; null when they say none. */

@@ -92,6 +92,7 @@ final class Intake {
         private long lastDoneReceived = -1;
         private Signal lastBoot;
         private int lines;
+        private int frames;
         private int stamped;
         // status rows: the pod or service a row is about
         private String describing;
@@ -109,6 +110,9 @@ final class Intake {
         /** One line, its compose/kubectl prefix taken off; {@code stamp} is its RFC 3339 prefix or null. */
         void line(int number, String stamp, String text) {
             lines++;
+            if (isFrame(text)) {
+                frames++;
+            }
             if (stamp != null || Stamps.looksStamped(text)) {
                 stamped++;
             }
@@ -135,7 +139,7 @@ final class Intake {
                     String kept = text.length() <= KEPT_TEXT ? text : text.substring(0, KEPT_TEXT) + " [...]";
                     LogLine timed = new LogLine(file, number, line.service(), Stamps.time(stamp, text), kept);
                     for (Signal s : found) {
-                        window.add(s.withLine(timed), g);
+                        window.add(s.withLine(timed), g, number - frames);
                     }
                     return;
                 }
@@ -196,6 +200,18 @@ final class Intake {
                 }
             }
             g.add(p, key);
+        }
+
+        /**
+         * A stack frame or traceback line ({@code \tat ...}, {@code ... 6 more}, {@code   File "..."} and
+         * the code under it): indented, and not the {@code Suppressed:} / {@code Caused by:} of a chain.
+         */
+        private boolean isFrame(String t) {
+            if (kind != LogKind.APPLICATION || t.isEmpty() || t.charAt(0) != ' ' && t.charAt(0) != '\t') {
+                return false;
+            }
+            String s = t.strip();
+            return !s.startsWith("Suppressed:") && !s.startsWith("Caused by:");
         }
 
         /** The pod or service a status row is about; null for a log line. */

@@ -11,6 +11,18 @@ final class ServiceRule extends ErrorsThatStop {
         super(List.of(Category.SERVICE, Category.UNVERIFIED), null, true);
     }
 
+    /** True when every error only said "unable to connect" (jnats 2.11, NoBrokersAvailable, a Kafka disconnect). */
+    private static boolean saysNoKind(List<Targets.Target> ts) {
+        for (Targets.Target t : ts) {
+            for (ErrorKey k : t.keys()) {
+                if (k.type() != Signal.Type.UNAVAILABLE && k.type() != Signal.Type.NO_SERVERS) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
     @Override
     String race(Span s, List<Targets.Target> ts) {
         return s.count + " error lines name the service (" + ts.get(0).label() + ") and stop";
@@ -23,7 +35,10 @@ final class ServiceRule extends ErrorsThatStop {
             killed(f, v, "errors naming " + t + " never stop and the dependency was killed");
         } else {
             v.add(Cause.DEPENDENCY_DOWN, s.count + " error lines name the service (" + t + ") and never stop"
-                    + (f.crashLoop() ? "; the pod is in CrashLoopBackOff" : ""));
+                    + (f.crashLoop() ? "; the pod is in CrashLoopBackOff" : "")
+                    + (saysNoKind(ts) ? "; the client said neither refused nor timed out, so a service that is up "
+                    + "behind a NetworkPolicy or firewall that drops the packets (network-blocked) looks the same: "
+                    + "if the service's own log shows it ready, check the policy" : ""));
         }
     }
 }

@@ -16,7 +16,7 @@ enum Word {
     JEDIS_POOL("could not get a resource from the pool"), SPRING_REDIS("unable to connect to redis"), NOAUTH("noauth"),
     WRONGPASS("wrongpass"), INVALID_PAIR("invalid username-password pair"), AUTHENTICATION_ERROR("authenticationerror"),
     // broker clients and sockets
-    CONNECTION_TO_NODE("connection to node"), UNABLE_TO_BOOTSTRAP("unable to bootstrap"),
+    CONNECTION_TO_NODE("connection to node"), BOOTSTRAP_BROKER("bootstrap broker"), UNABLE_TO_BOOTSTRAP("unable to bootstrap"),
     UNABLE_TO_CONNECT_TO_NATS("unable to connect to nats"), TCP_ATTEMPT_FAILED("tcp connection attempt failed"),
     SOCKET_FAILED("socket failed to connect"), WORKFLOW_FAILED("connection workflow failed"),
     UNKNOWN_HOST_EXCEPTION("unknownhostexception"), ACCESS_REFUSED("access_refused"),
@@ -38,7 +38,7 @@ enum Word {
     ERRNO("errno"), CODE("code"), CONNECT("connect"), ETIMEDOUT("etimedout"),
     UNKNOWN_HOST("unknown host"), UNKNOWNHOST("unknownhost"), NAME_RESOLUTION("name resolution"), NOT_KNOWN("not known"),
     NO_SUCH_HOST("no such host"), GETADDRINFO("getaddrinfo"), ENOTFOUND("enotfound"), EAI_AGAIN("eai_again"),
-    EAI_NONAME("eai_noname"), COULD_NOT_RESOLVE("could not resolve"), FAILED_TO_RESOLVE("failed to resolve"),
+    EAI_NONAME("eai_noname"), COULD_NOT_RESOLVE("could not resolve"), COULDNT_RESOLVE("couldn't resolve"), DNS_RESOLUTION("dns resolution"), FAILED_TO_RESOLVE("failed to resolve"),
     CANNOT_RESOLVE("cannot resolve"), CANT_RESOLVE("can't resolve"), UNABLE_TO_RESOLVE("unable to resolve"),
     NXDOMAIN("nxdomain"), NO_ADDRESS("no address associated"),
     REFUSED("refused"), TIMED_OUT("timed out"), TIMEOUT("timeout"), UNREACHABLE("unreachable"), UNREACH("unreach"),
