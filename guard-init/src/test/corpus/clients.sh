@@ -20,7 +20,8 @@ py_client() { # DEBIAN_PACKAGE SCRIPT
   ORIGIN="Debian package $1 $(dpkg-query -W -f '${Version}' "$1")"
 }
 
-redis_faults_full() { sc_refused_down; sc_refused_race; sc_unknown_host; sc_localhost; sc_loading_all; sc_loading_first; "$@"; }
+each() { local f; for f in "$@"; do $f; done; }
+redis_faults_full() { each sc_refused_down sc_refused_race sc_unknown_host sc_localhost sc_loading_all sc_loading_first "$@"; }
 
 c_jedis() { # VERSION PLATFORM [extra faults]
   CLIENT=jedis VERSION=$1 PLATFORM=$2 KIND=redis CLIENT_KEY=jedis-$1; shift 2
@@ -40,25 +41,25 @@ c_redis_py() {
 c_amqp() {
   CLIENT=amqp-client VERSION=$1 PLATFORM=$2 KIND=amqp CLIENT_KEY=amqp-client-$1; shift 2
   java_client "amqp-client-$VERSION" AmqpWorker "com.rabbitmq:amqp-client:$VERSION"
-  sc_refused_down; sc_refused_race; sc_unknown_host; sc_wrong_password; "$@"
+  each sc_refused_down sc_refused_race sc_unknown_host sc_wrong_password "$@"
 }
 c_pika() {
   CLIENT=pika PLATFORM=$1 KIND=amqp CLIENT_KEY=pika; shift
   py_client python3-pika pika_worker.py
-  sc_refused_down; sc_refused_race; sc_unknown_host; sc_wrong_password; "$@"
+  each sc_refused_down sc_refused_race sc_unknown_host sc_wrong_password "$@"
 }
 c_jnats() {
   CLIENT=jnats VERSION=$1 PLATFORM=$2 KIND=nats CLIENT_KEY=jnats-$1; shift 2
   java_client "jnats-$VERSION" NatsWorker "io.nats:jnats:$VERSION"
-  sc_refused_down; sc_refused_race; sc_unknown_host; sc_localhost; "$@"
+  each sc_refused_down sc_refused_race sc_unknown_host sc_localhost "$@"
 }
 c_kafka() {
   CLIENT=kafka-clients VERSION=$1 PLATFORM=$2 KIND=kafka CLIENT_KEY=kafka-clients-$1; shift 2
   java_client "kafka-clients-$VERSION" KafkaWorker "org.apache.kafka:kafka-clients:$VERSION"
-  sc_refused_down; sc_unknown_host; sc_localhost; "$@"
+  each sc_refused_down sc_unknown_host sc_localhost "$@"
 }
 c_kafka_python() {
   CLIENT=kafka-python PLATFORM=$1 KIND=kafka CLIENT_KEY=kafka-python; shift
   py_client python3-kafka kafka_worker.py
-  sc_refused_down; sc_unknown_host; sc_localhost; "$@"
+  each sc_refused_down sc_unknown_host sc_localhost "$@"
 }

@@ -27,6 +27,9 @@ kill_bg() {
 
 net_down() {
   kill_bg
+  [ -n "${WPID:-}" ] && kill -9 "$WPID" 2>/dev/null
+  [ -f "$RUN/net-pids" ] && kill -9 $(cat "$RUN/net-pids") 2>/dev/null
+  rm -f "$RUN/net-pids"
   [ -f "$RUN/dnsmasq.pid" ] && kill "$(cat "$RUN/dnsmasq.pid")" 2>/dev/null
   ip netns del $WNS 2>/dev/null; ip netns del $SNS 2>/dev/null
   rm -rf /etc/netns/$WNS /etc/netns/$SNS
@@ -54,7 +57,8 @@ net_up() {
   # the shared RabbitMQ (127.0.0.1:5672 of the root namespace) reached through a unix socket;
   # rmq_start opens the listener rabbitmq:5672 in the service namespace.
   rm -f "$RUN/rmq.sock"
-  bg socat UNIX-LISTEN:"$RUN/rmq.sock",fork TCP:127.0.0.1:5672
+  socat UNIX-LISTEN:"$RUN/rmq.sock",fork TCP:127.0.0.1:5672 &
+  echo $! > "$RUN/net-pids"; disown $!
 }
 
 # ---- scenarios ----------------------------------------------------------------------------
@@ -91,7 +95,8 @@ finish() {
 # worker_run FILE [ENV=VAL...] : the client's worker in the worker namespace, foreground
 worker_run() {
   local f=$1; shift
-  ip netns exec $WNS env "$@" "${WORKER_CMD[@]}" > >($TS > "$f") 2>&1
+  worker_bg "$f" "$@"
+  wait $WPID; WPID=
   sleep 0.2
 }
 # worker_bg FILE [ENV=VAL...] : same, background; WPID is the worker's pid
