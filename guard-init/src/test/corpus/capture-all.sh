@@ -30,8 +30,8 @@ ALL=(
   "pika|c_pika compose sc_localhost sc_ipv6"
   "jnats-2.11.5|c_jnats 2.11.5 compose"
   "jnats-2.20.5|c_jnats 2.20.5 k8s sc_blackhole sc_worker_killed"
-  "kafka-clients-2.8.2|c_kafka 2.8.2 compose"
-  "kafka-clients-3.7.1|c_kafka 3.7.1 k8s"
+  "kafka-clients-2.8.2|c_kafka 2.8.2 compose kafka_race"
+  "kafka-clients-3.7.1|c_kafka 3.7.1 k8s kafka_race"
   "kafka-clients-4.0.0|c_kafka 4.0.0 compose kafka_race"
   "kafka-python|c_kafka_python k8s kafka_race"
 )
