@@ -34,6 +34,7 @@ ALL=(
   "kafka-clients-3.7.1|c_kafka 3.7.1 k8s kafka_race"
   "kafka-clients-4.0.0|c_kafka 4.0.0 compose kafka_race"
   "kafka-python|c_kafka_python k8s kafka_race"
+  "spring-data-redis-3.3.5|c_spring_redis 3.3.5 6.3.2 k8s sc_blackhole"
 )
 net_up
 start=$(date +%s)

@@ -63,3 +63,10 @@ c_kafka_python() {
   py_client python3-kafka kafka_worker.py
   each sc_refused_down sc_unknown_host sc_localhost "$@"
 }
+c_spring_redis() { # SPRING_DATA_REDIS_VERSION LETTUCE_VERSION PLATFORM [extra faults]
+  CLIENT=spring-data-redis VERSION=$1 PLATFORM=$3 KIND=redis CLIENT_KEY=spring-data-redis-$1
+  local lv=$2; shift 3
+  java_client "spring-data-redis-$VERSION" SpringRedisWorker "org.springframework.data:spring-data-redis:$VERSION" "io.lettuce:lettuce-core:$lv.RELEASE"
+  ORIGIN="$ORIGIN (driver lettuce-core $lv)"
+  each sc_refused_down sc_refused_race sc_unknown_host sc_loading_all sc_wrong_password "$@"
+}
