@@ -1,6 +1,7 @@
 # clients.sh: one function per client; each sets the worker command, then runs its faults.
 JAVA_OPTS=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Dorg.slf4j.simpleLogger.logFile=System.out
            -Dorg.slf4j.simpleLogger.log.org.apache.kafka.clients.consumer.ConsumerConfig=warn
+           -Dorg.slf4j.simpleLogger.log.org.apache.kafka.common.config.AbstractConfig=warn
            -Dorg.slf4j.simpleLogger.log.org.apache.kafka.common.utils.AppInfoParser=warn)
 
 java_client() { # NAME MAINCLASS COORDINATE...
