@@ -32,6 +32,8 @@ final class Group {
     Placed lastLedger;
     Placed firstBoot;
     Placed lastBoot;
+    /** The worker's own retry lines: how long its failed connects took. */
+    final Retries retries = new Retries();
     private final Map<Signal.Type, Span> otherSpans = new EnumMap<>(Signal.Type.class);
     private final Map<Signal.Type, List<Placed>> samples = new EnumMap<>(Signal.Type.class);
     private final List<InFlight> inFlight = new ArrayList<>();

@@ -25,6 +25,7 @@ final class Intake {
     private static final Pattern DESCRIBE_NAME = Pattern.compile("^Name:\\s+(\\S+)");
     private static final Pattern EVENT_OBJECT = Pattern.compile("\\s(?:pod|Pod)/(\\S+)\\s");
 
+    private static final long[] RETRY_WORDS = Words.mask(Word.RETRY, Word.RETRYING, Word.TRYING_AGAIN, Word.RECONNECT);
     private final Map<String, Group> groups = new LinkedHashMap<>();
     private final Map<String, String> groupNames = new HashMap<>();
     private final List<FileSummary> files = new ArrayList<>();
@@ -132,6 +133,10 @@ final class Intake {
                     words = Words.in(text);
                     if (words.none()) {
                         return;
+                    }
+                    if (words.any(RETRY_WORDS)) {
+                        // the same line may also hold the error: read the wait beside the parsers
+                        g.retries.read(text, Stamps.time(stamp, text));
                     }
                 }
                 List<Signal> found = p.parse(line, words);

@@ -31,14 +31,22 @@ final class ServiceRule extends ErrorsThatStop {
     @Override
     void neverStop(Facts f, Verdict v, Span s, List<Targets.Target> ts) {
         String t = ts.get(0).label();
+        long hang = f.group.retries.hangMs();
         if (f.context.dependencyKilled()) {
             killed(f, v, "errors naming " + t + " never stop and the dependency was killed");
+        } else if (saysNoKind(ts) && hang >= Retries.HANG_MS) {
+            v.add(Cause.NETWORK_BLOCKED, s.count + " error lines name the service (" + t + ") and never stop, and each of "
+                    + f.group.retries.attempts() + " attempts took " + hang + " ms more than the " + f.group.retries.meanWaitMs()
+                    + " ms the worker says it waits between them: the connects hang until the client's timeout (packets "
+                    + "dropped), they are not refused");
         } else {
             v.add(Cause.DEPENDENCY_DOWN, s.count + " error lines name the service (" + t + ") and never stop"
                     + (f.crashLoop() ? "; the pod is in CrashLoopBackOff" : "")
-                    + (saysNoKind(ts) ? "; the client said neither refused nor timed out, so a service that is up "
+                    + (saysNoKind(ts) && hang < 0 ? "; the client said neither refused nor timed out, so a service that is up "
                     + "behind a NetworkPolicy or firewall that drops the packets (network-blocked) looks the same: "
-                    + "if the service's own log shows it ready, check the policy" : ""));
+                    + "if the service's own log shows it ready, check the policy" : "")
+                    + (saysNoKind(ts) && hang >= 0 ? "; each attempt failed within " + hang + " ms of the worker's stated "
+                    + "wait: refused, not dropped" : ""));
         }
     }
 }

@@ -35,7 +35,7 @@ enum Word {
     SPRING_RABBIT_CONNECTING("attempting to connect to: ["), PIKA_CONNECTING("connecting to ("), QUEUED("queued"),
     PUBLISHED("published"), ERROR("error"), EXCEPTION("exception"), TRACEBACK("traceback"),
     // a connection failure's shape (ConnectionShape)
-    ERRNO("errno"), CODE("code"), CONNECT("connect"), ETIMEDOUT("etimedout"),
+    ERRNO("errno"), CODE("code"), RETRY("retry"), RETRYING("retrying"), TRYING_AGAIN("trying again"), RECONNECT("reconnect"), CONNECT("connect"), ETIMEDOUT("etimedout"),
     UNKNOWN_HOST("unknown host"), UNKNOWNHOST("unknownhost"), NAME_RESOLUTION("name resolution"), NOT_KNOWN("not known"),
     NO_SUCH_HOST("no such host"), GETADDRINFO("getaddrinfo"), ENOTFOUND("enotfound"), EAI_AGAIN("eai_again"),
     EAI_NONAME("eai_noname"), COULD_NOT_RESOLVE("could not resolve"), COULDNT_RESOLVE("couldn't resolve"), DNS_RESOLUTION("dns resolution"), FAILED_TO_RESOLVE("failed to resolve"),

@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * saying where each text came from. diagnose must print the expected line first, through the CLI.
  */
 class DiagnoseScenariosTest {
-    private static final Set<String> NOT_INPUT = Set.of("expected", "expected-says", "args", "SOURCES.md");
+    private static final Set<String> NOT_INPUT = Set.of("expected", "args", "SOURCES.md");
 
     static Path root() {
         try {

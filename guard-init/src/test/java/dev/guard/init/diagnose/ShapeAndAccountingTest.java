@@ -124,6 +124,48 @@ class ShapeAndAccountingTest {
         assertEquals(List.of("network-blocked"), blocked.causes(), DiagnosisReport.human(blocked));
     }
 
+    /** jnats 2.11 says only "Unable to connect": the attempts' spacing against the worker's stated wait tells the rest. */
+    private static String vagueAttempts(int n, long everyMs) {
+        StringBuilder b = new StringBuilder("2026-11-30T02:00:00.000000000Z [main] INFO worker - worker starting, nats url nats://nats:4222\n");
+        java.time.Instant t = java.time.Instant.parse("2026-11-30T02:00:00.100Z");
+        for (int i = 1; i <= n; i++) {
+            t = t.plusMillis(everyMs);
+            b.append(t).append(" [main] ERROR worker - attempt ").append(i).append(" failed, retrying in 1s\n");
+            b.append(t).append(" java.io.IOException: Unable to connect to NATS servers: nats://nats:4222\n");
+        }
+        return b.toString();
+    }
+
+    @Test
+    void connectsThatHangBeyondTheStatedRetryWaitAreABlackHole() {
+        Diagnosis dropped = diagnose(files("worker.log", vagueAttempts(6, 3_000)), "nats:4222");
+        assertEquals(List.of("network-blocked"), dropped.causes(), DiagnosisReport.human(dropped));
+        assertTrue(dropped.groups().get(0).reasons().get(0).contains("took 2000 ms more than the 1000 ms"),
+                dropped.groups().get(0).reasons().toString());
+        Diagnosis refused = diagnose(files("worker.log", vagueAttempts(6, 1_040)), "nats:4222");
+        assertEquals(List.of("dependency-down"), refused.causes(), DiagnosisReport.human(refused));
+        assertTrue(refused.groups().get(0).reasons().get(0).contains("refused, not dropped"),
+                refused.groups().get(0).reasons().toString());
+        Diagnosis tooFew = diagnose(files("worker.log", vagueAttempts(2, 3_000)), "nats:4222");
+        assertEquals(List.of("dependency-down"), tooFew.causes());
+        assertTrue(tooFew.groups().get(0).reasons().get(0).contains("looks the same"), tooFew.groups().get(0).reasons().toString());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "[main] ERROR worker - attempt 3 failed, retrying in 1s|1000",
+        "consumer: Cannot connect to redis://redis:6379/0: Error 111 connecting to redis:6379. Connection refused.. Trying again in 2.00 seconds... (1/100)|2000",
+        "Retrying worker.connect in 1.5 seconds as it raised ConnectionError: boom.|1500",
+        "WARN reconnecting in 250 ms|250",
+    })
+    void theWorkersStatedRetryWaitIsRead(String line, long ms) {
+        Retries r = new Retries();
+        java.time.Instant t = java.time.Instant.parse("2026-11-30T02:00:00Z");
+        assertTrue(r.read(line, t), line);
+        assertEquals(ms, r.meanWaitMs(), line);
+        assertFalse(r.read("INFO job 7 done in 3s", t));
+    }
+
     @Test
     void redisPyWritesAnIpv6LoopbackWithoutBrackets() {
         String log = attempts("redis.exceptions.ConnectionError: Error 99 connecting to ::1:6379. Cannot assign requested address.",
