@@ -28,7 +28,6 @@ final class Group {
     final Map<ErrorKey, Span> errors = new LinkedHashMap<>();
     final Span received = new Span();
     final Span processed = new Span();
-    final Span successes = new Span();
     Placed lastLedger;
     Placed firstBoot;
     Placed lastBoot;
@@ -71,7 +70,6 @@ final class Group {
         switch (t) {
             case READY, JOB_RECEIVED, JOB_PROCESSED, LEDGER -> {
                 timeline.add(Timeline.SUCCESS, p);
-                successes.add(p);
                 if (t == Signal.Type.JOB_RECEIVED) {
                     received.add(p);
                     return;

@@ -65,10 +65,6 @@ public record Signal(Type type, LogLine line, String host, int port, String clie
         return new Signal(type, l, host, port, client, detail);
     }
 
-    Signal withTarget(String h, int p) {
-        return new Signal(type, line, Hosts.clean(h), p, client, detail);
-    }
-
     /** {@code host:port}, {@code host}, or null. */
     public String target() {
         if (host == null) {
