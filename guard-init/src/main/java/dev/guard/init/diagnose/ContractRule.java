@@ -21,7 +21,7 @@ final class ContractRule implements CauseRule {
         if (v.jobs.received() == 0 && v.jobs.processed() == 0 && !connectionCause && g.hasAppText && v.causes.isEmpty()) {
             noJobs(f, v);
         } else if (gap > 0) {
-            gap -= inFlightAtKill(f, v, gap);
+            gap -= accountForInFlight(f, v, gap);
             if (gap > 0) {
                 gap(f, v, gap);
             }
@@ -94,7 +94,7 @@ final class ContractRule implements CauseRule {
      * still runs they may have been in progress as the log was captured, which a note says (they
      * still count: a dropped job looks the same).
      */
-    private static int inFlightAtKill(Facts f, Verdict v, int gap) {
+    private static int accountForInFlight(Facts f, Verdict v, int gap) {
         Group g = f.group;
         boolean currentKilled = !KilledRule.kills(g).isEmpty() && !f.running();
         int killed = 0;

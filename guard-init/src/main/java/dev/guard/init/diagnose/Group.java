@@ -33,7 +33,7 @@ final class Group {
     Placed lastBoot;
     /** The worker's own retry lines: how long its failed connects took. */
     final Retries retries = new Retries();
-    private final Map<Signal.Type, Span> otherSpans = new EnumMap<>(Signal.Type.class);
+    private final int[] counts = new int[Signal.Type.values().length];
     private final Map<Signal.Type, List<Placed>> samples = new EnumMap<>(Signal.Type.class);
     private final List<InFlight> inFlight = new ArrayList<>();
     private boolean untimed;
@@ -90,12 +90,10 @@ final class Group {
             }
             default -> { }
         }
-        if (!t.connectionError()) {
-            otherSpans.computeIfAbsent(t, k -> new Span()).add(p);
-            List<Placed> sample = samples.computeIfAbsent(t, k -> new ArrayList<>());
-            if (sample.size() < SAMPLE) {
-                sample.add(p);
-            }
+        counts[t.ordinal()]++;
+        List<Placed> sample = samples.computeIfAbsent(t, k -> new ArrayList<>());
+        if (sample.size() < SAMPLE) {
+            sample.add(p);
         }
     }
 
@@ -147,9 +145,9 @@ final class Group {
         return timed() ? p.nanos() : p.seq();
     }
 
+    /** Signals of a type other than a connection error or a job line. */
     int count(Signal.Type t) {
-        Span s = otherSpans.get(t);
-        return s == null ? 0 : s.count;
+        return counts[t.ordinal()];
     }
 
     /** The first {@link #SAMPLE} signals of a type other than a connection error. */

@@ -109,7 +109,7 @@ final class Intake {
         }
 
         /** One line, its compose/kubectl prefix taken off; {@code stamp} is its RFC 3339 prefix or null. */
-        void line(int number, String stamp, String text) {
+        void line(int number, Stamps.Stamp stamp, String text) {
             lines++;
             if (isFrame(text)) {
                 frames++;
@@ -128,6 +128,8 @@ final class Intake {
             }
             LogLine line = new LogLine(file, number, svc == null ? service : svc, null, text);
             Words.Found words = null;
+            java.time.Instant time = null;
+            boolean timeRead = false;
             for (LineParser p : parsers) {
                 if (words == null && kind == LogKind.APPLICATION && !(p instanceof ApplicationLineParser.Jobs)) {
                     words = Words.in(text);
@@ -136,13 +138,15 @@ final class Intake {
                     }
                     if (words.any(RETRY_WORDS)) {
                         // the same line may also hold the error: read the wait beside the parsers
-                        g.retries.read(text, Stamps.time(stamp, text));
+                        time = Stamps.time(stamp, text);
+                        timeRead = true;
+                        g.retries.read(text, time);
                     }
                 }
                 List<Signal> found = p.parse(line, words);
                 if (!found.isEmpty()) {
                     String kept = text.length() <= KEPT_TEXT ? text : text.substring(0, KEPT_TEXT) + " [...]";
-                    LogLine timed = new LogLine(file, number, line.service(), Stamps.time(stamp, text), kept);
+                    LogLine timed = new LogLine(file, number, line.service(), timeRead ? time : Stamps.time(stamp, text), kept);
                     for (Signal s : found) {
                         window.add(s.withLine(timed), g, number - frames);
                     }

@@ -134,11 +134,9 @@ final class LogReader {
                     l = m.group(3);
                 }
             }
-            String stamp = null;
-            int cut = Stamps.rfc3339Prefix(l);
-            if (cut > 0) {
-                stamp = l.substring(0, cut - 1);
-                l = l.substring(cut);
+            Stamps.Stamp stamp = Stamps.prefix(l);
+            if (stamp != null) {
+                l = l.substring(stamp.text().length() + 1);
             }
             String key = service == null ? "" : service;
             Part p = parts.get(key);
@@ -174,7 +172,7 @@ final class LogReader {
                 this.service = service;
             }
 
-            void line(int number, String stamp, String text) {
+            void line(int number, Stamps.Stamp stamp, String text) {
                 if (scan != null) {
                     scan.line(number, stamp, text);
                     return;
@@ -193,7 +191,7 @@ final class LogReader {
                 }
                 scan = intake.scan(name, service, detect(texts), previous);
                 for (Object[] o : sample) {
-                    scan.line((Integer) o[0], (String) o[1], (String) o[2]);
+                    scan.line((Integer) o[0], (Stamps.Stamp) o[1], (String) o[2]);
                 }
                 sample = null;
             }

@@ -30,19 +30,26 @@ final class Stamps {
 
     private Stamps() {}
 
-    /** The length of the line's RFC 3339 prefix including its space, or 0 when it has none. */
-    static int rfc3339Prefix(String l) {
+    /**
+     * A line's RFC 3339 prefix, read once: its text (without the space after it) and, when it is
+     * the UTC form docker and kubectl write, its epoch nanoseconds ({@link Long#MIN_VALUE} otherwise).
+     */
+    record Stamp(String text, long nanos) {}
+
+    /** The line's RFC 3339 prefix, or null when it has none. */
+    static Stamp prefix(String l) {
         if (l.length() < 21 || l.charAt(4) != '-' || l.charAt(10) != 'T' || !Character.isDigit(l.charAt(0))) {
-            return 0;
+            return null;
         }
         int sp = l.indexOf(' ', 19);
         if (sp < 0 || sp > 40) {
-            return 0;
+            return null;
         }
-        if (utc(l, sp) == Long.MIN_VALUE && !RFC3339.matcher(l).region(0, sp).matches()) {
-            return 0;
+        long nanos = utc(l, sp);
+        if (nanos == Long.MIN_VALUE && !RFC3339.matcher(l).region(0, sp).matches()) {
+            return null;
         }
-        return sp + 1;
+        return new Stamp(l.substring(0, sp), nanos);
     }
 
     /**
@@ -124,15 +131,20 @@ final class Stamps {
                 && l.charAt(colon + 2) == ' ' && REDIS_TIME.matcher(l).find();
     }
 
+    /** As {@link #time(Stamp, String)} for a prefix given as text (or null). */
+    static Instant timeOf(String stamp, String text) {
+        return time(stamp == null ? null : new Stamp(stamp, utc(stamp, stamp.length())), text);
+    }
+
     /** The line's time: its RFC 3339 prefix when it had one, else its own leading time; null without. */
-    static Instant time(String stamp, String text) {
+    static Instant time(Stamp stamp, String text) {
         if (stamp != null) {
-            long n = utc(stamp, stamp.length());
+            long n = stamp.nanos();
             if (n != Long.MIN_VALUE) {
                 return Instant.ofEpochSecond(Math.floorDiv(n, 1_000_000_000L), Math.floorMod(n, 1_000_000_000L));
             }
             try {
-                return OffsetDateTime.parse(stamp).toInstant();
+                return OffsetDateTime.parse(stamp.text()).toInstant();
             } catch (DateTimeParseException e) {
                 // fall through to the line's own time
             }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,17 +30,11 @@ class CorpusScenariosTest {
     private static final Pattern VERSION = Pattern.compile("(?m)^- version: (\\S+)");
 
     static Path root() {
-        try {
-            return Path.of(CorpusScenariosTest.class.getResource("/diagnose-corpus").toURI());
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
+        return DiagnoseScenariosTest.resourceFolder("/diagnose-corpus");
     }
 
     static Stream<String> scenarios() throws IOException {
-        try (Stream<Path> dirs = Files.list(root())) {
-            return dirs.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList().stream();
-        }
+        return DiagnoseScenariosTest.folders(root());
     }
 
     @ParameterizedTest(name = "{0}")

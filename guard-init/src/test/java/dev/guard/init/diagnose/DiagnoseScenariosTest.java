@@ -28,15 +28,25 @@ class DiagnoseScenariosTest {
     private static final Set<String> NOT_INPUT = Set.of("expected", "args", "SOURCES.md");
 
     static Path root() {
+        return resourceFolder("/diagnose");
+    }
+
+    static Stream<String> scenarios() throws IOException {
+        return folders(root());
+    }
+
+    /** A folder of the test resources, e.g. {@code /diagnose}. */
+    static Path resourceFolder(String name) {
         try {
-            return Path.of(DiagnoseScenariosTest.class.getResource("/diagnose").toURI());
+            return Path.of(DiagnoseScenariosTest.class.getResource(name).toURI());
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }
     }
 
-    static Stream<String> scenarios() throws IOException {
-        try (Stream<Path> dirs = Files.list(root())) {
+    /** The scenario folders under {@code root}, by name. */
+    static Stream<String> folders(Path root) throws IOException {
+        try (Stream<Path> dirs = Files.list(root)) {
             return dirs.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList().stream();
         }
     }

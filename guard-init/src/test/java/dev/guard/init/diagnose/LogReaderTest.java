@@ -42,11 +42,11 @@ class LogReaderTest {
 
     @Test
     void applicationAndRedisTimestampsAreReadWhenThereIsNoDockerOne() {
-        assertEquals(Instant.parse("2026-11-30T02:00:01.250Z"), Stamps.time(null, "2026-11-30 02:00:01,250 ERROR worker: boom"));
+        assertEquals(Instant.parse("2026-11-30T02:00:01.250Z"), Stamps.timeOf(null, "2026-11-30 02:00:01,250 ERROR worker: boom"));
         assertEquals(Instant.parse("2026-11-30T02:00:04.212Z"),
-                Stamps.time(null, "1:M 30 Nov 2026 02:00:04.212 * DB loaded from disk: 4.108 seconds"));
-        assertNull(Stamps.time(null, "no time here"));
-        assertNull(Stamps.time(null, "2026-11-30 02:00:01+99:00 an offset no zone has"));
+                Stamps.timeOf(null, "1:M 30 Nov 2026 02:00:04.212 * DB loaded from disk: 4.108 seconds"));
+        assertNull(Stamps.timeOf(null, "no time here"));
+        assertNull(Stamps.timeOf(null, "2026-11-30 02:00:01+99:00 an offset no zone has"));
         assertEquals(1, read("2026-11-30 02:00:01,250 job 1 received\nno time\n", "w.log").files().get(0).timestamps());
     }
 

@@ -257,10 +257,10 @@ class ShapeAndAccountingTest {
                 continue;
             }
             String s = d + "T0" + r.nextInt(10) + ":1" + r.nextInt(10) + ":2" + r.nextInt(10) + "." + (100_000 + r.nextInt(900_000)) + "Z";
-            assertEquals(java.time.Instant.parse(s), Stamps.time(s, ""), s);
+            assertEquals(java.time.Instant.parse(s), Stamps.timeOf(s, ""), s);
         }
-        assertNull(Stamps.time("2026-02-30T00:00:00Z", "no date"));
-        assertEquals(java.time.Instant.parse("2026-11-30T02:00:00Z"), Stamps.time("2026-11-30T03:00:00+01:00", ""));
+        assertNull(Stamps.timeOf("2026-02-30T00:00:00Z", "no date"));
+        assertEquals(java.time.Instant.parse("2026-11-30T02:00:00Z"), Stamps.timeOf("2026-11-30T03:00:00+01:00", ""));
     }
 
     @Test
