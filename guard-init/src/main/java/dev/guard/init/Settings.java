@@ -45,6 +45,8 @@ final class Settings {
     static final String ENV_ATTEMPT_TIMEOUT = "GUARD_ATTEMPT_TIMEOUT";
     static final String ENV_ALLOW_LOOPBACK = "GUARD_ALLOW_LOOPBACK";
     static final String ENV_SCHEMA = "GUARD_SCHEMA";
+    static final String ENV_SCHEMA_REFS = "GUARD_SCHEMA_REFS";
+    static final String ENV_SCHEMA_NETWORK_REFS = "GUARD_SCHEMA_NETWORK_REFS";
 
     /** A value and where it came from ({@code --timeout}, {@code env GUARD_TIMEOUT}, {@code guard.timeout in f.conf:3}). */
     record Sourced<T>(T value, String origin) {}

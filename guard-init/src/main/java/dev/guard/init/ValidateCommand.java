@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.guard.config.Redaction;
 import dev.guard.schema.Accepted;
+import dev.guard.schema.Draft;
 import dev.guard.schema.Invalid;
 import dev.guard.schema.Malformed;
 import dev.guard.schema.SchemaSelfTestException;
@@ -38,15 +39,17 @@ import picocli.CommandLine.ParentCommand;
                     + "that starts with '{' or '['); or a file: *.jsonl / *.ndjson are JSON Lines, any other file is one "
                     + "JSON document.",
             "Each invalid payload is reported on stderr with every violation (JSON pointer, rule, message) and hints; "
-                    + "valid ones get one line on stdout. --json prints one JSON report instead."
+                    + "valid ones get one line on stdout. --json prints one JSON report instead.",
+            "$refs resolve inside the schema and to schemas given with --ref; nothing is fetched from the network "
+                    + "unless --allow-network-refs is given."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:every payload valid",
-            "64:usage error (no schema, no payload)",
+            "64:usage error (no schema, no payload, an inline scalar, an empty input)",
             "65:at least one payload invalid or not JSON",
             "66:a payload file does not exist or cannot be read",
-            "78:the schema cannot be loaded or is not a valid JSON Schema"
+            "78:the schema cannot be loaded, is not a valid JSON Schema, or a $ref in it cannot be resolved"
         })
 final class ValidateCommand implements Callable<Integer> {
 
@@ -64,6 +67,19 @@ final class ValidateCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print one JSON report on stdout")
     boolean json;
 
+    @Option(names = "--ref", paramLabel = "FILE|DIR|URI=FILE",
+            description = "a schema $refs may point at (repeatable): a file (found under its $id and its own path), "
+                    + "every *.json in a directory, or URI=FILE for a local copy of the schema published at URI "
+                    + "(default: $GUARD_SCHEMA_REFS, comma-separated; guard.schema-refs)")
+    List<String> refs = new ArrayList<>();
+
+    @Option(names = "--allow-network-refs", description = "let $refs to http(s) URIs that are not given with --ref be fetched "
+            + "(default: off, nothing is fetched; $GUARD_SCHEMA_NETWORK_REFS, guard.schema-network-refs)")
+    boolean networkRefs;
+
+    @Option(names = "--draft", paramLabel = "4|6|7", description = "the draft of a schema without $schema (default: 7)")
+    String draft;
+
     @Parameters(paramLabel = "PAYLOAD", arity = "0..*", description = "'-', inline JSON, or a file (see above)")
     List<String> payloads = new ArrayList<>();
 
@@ -76,10 +92,48 @@ final class ValidateCommand implements Callable<Integer> {
     /** A payload source that could not be read. */
     static final class Unreadable extends Exception {
         private static final long serialVersionUID = 1L;
+        final int exitCode;
 
         Unreadable(String message) {
-            super(message);
+            this(ExitCodes.NO_INPUT, message);
         }
+
+        Unreadable(int exitCode, String message) {
+            super(message);
+            this.exitCode = exitCode;
+        }
+    }
+
+    /** Registers one --ref value; a problem sentence when it cannot be used. */
+    private static String addRef(Schemas.Builder builder, String value) {
+        int eq = value.indexOf('=');
+        if (eq > 0 && value.substring(0, eq).contains(":")) {
+            Path f = Path.of(value.substring(eq + 1));
+            if (!Files.isRegularFile(f)) {
+                return "names file " + f + ", which does not exist. Action: give URI=FILE with an existing file";
+            }
+            try {
+                builder.refFromFile(value.substring(0, eq), f);
+            } catch (IllegalArgumentException e) {
+                return "is not URI=FILE: " + e.getMessage();
+            }
+            return null;
+        }
+        Path p = Path.of(value);
+        if (Files.isDirectory(p)) {
+            try (java.util.stream.Stream<Path> files = Files.list(p)) {
+                files.filter(x -> x.getFileName().toString().endsWith(".json") && Files.isRegularFile(x)).sorted()
+                        .forEach(builder::refFromFile);
+            } catch (IOException e) {
+                return "is a directory that cannot be listed: " + e.getMessage();
+            }
+            return null;
+        }
+        if (!Files.isRegularFile(p)) {
+            return "does not exist. Action: give a schema file, a directory of them, or URI=FILE";
+        }
+        builder.refFromFile(p);
+        return null;
     }
 
     @Override
@@ -87,12 +141,26 @@ final class ValidateCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Optional<Settings.Sourced<String>> schemaFile;
+        List<Settings.Sourced<String>> refList;
+        boolean network;
         try {
             Settings settings = Settings.load(root.env, config.file);
             schemaFile = settings.string(schema == null ? null : schema.toString(), "--schema", Settings.ENV_SCHEMA, "schema");
+            refList = settings.list(refs, "--ref", Settings.ENV_SCHEMA_REFS, "schema-refs", Settings::splitNames);
+            network = settings.flag(networkRefs, "--allow-network-refs", Settings.ENV_SCHEMA_NETWORK_REFS,
+                    "schema-network-refs").value();
         } catch (Settings.BadSetting e) {
             err.println("guard-init validate: " + e.getMessage());
             return e.exitCode;
+        }
+        Draft fallback = Draft.DRAFT_7;
+        if (draft != null) {
+            Optional<Draft> d = Draft.parse(draft);
+            if (d.isEmpty()) {
+                err.println("guard-init validate: --draft " + draft + " is not a draft guard validates with. Action: give 4, 6 or 7");
+                return ExitCodes.USAGE;
+            }
+            fallback = d.get();
         }
         if (schemaFile.isEmpty()) {
             err.println("guard-init validate: no schema. Action: give --schema FILE, or set " + Settings.ENV_SCHEMA);
@@ -108,9 +176,18 @@ final class ValidateCommand implements Callable<Integer> {
                     + ") does not exist. Action: mount it there or fix the path");
             return ExitCodes.CONFIG;
         }
+        Schemas.Builder builder = Schemas.builder().defaultDraft(fallback).allowNetworkRefs(network)
+                .fromFile(Schemas.jobTypeOf(file), file);
+        for (Settings.Sourced<String> ref : refList) {
+            String problem = addRef(builder, ref.value());
+            if (problem != null) {
+                err.println("guard-init validate: --ref " + ref.value() + " (from " + ref.origin() + ") " + problem);
+                return ExitCodes.CONFIG;
+            }
+        }
         Schemas schemas;
         try {
-            schemas = Schemas.single(file);
+            schemas = builder.build();
         } catch (SchemaSelfTestException e) {
             err.println("guard-init validate: schema " + file + " (from " + schemaFile.get().origin() + ") cannot be used: "
                     + Redaction.maskText(e.getMessage()));
@@ -125,9 +202,15 @@ final class ValidateCommand implements Callable<Integer> {
             }
         } catch (Unreadable e) {
             err.println("guard-init validate: " + e.getMessage());
-            return ExitCodes.NO_INPUT;
+            return e.exitCode;
         }
 
+        if (all.isEmpty()) {
+            err.println("guard-init validate: no payload found in " + String.join(", ", payloads)
+                    + " (empty, or only blank lines). Action: give at least one JSON payload; an empty input is "
+                    + "not taken for success");
+            return ExitCodes.USAGE;
+        }
         int invalid = 0;
         int malformed = 0;
         ObjectNode report = JSON.createObjectNode();
@@ -198,12 +281,23 @@ final class ValidateCommand implements Callable<Integer> {
             // not closed: stdin belongs to the process
             return lines("stdin", new BufferedReader(new InputStreamReader(root.stdin, StandardCharsets.UTF_8)), false);
         }
-        String trimmed = arg.stripLeading();
+        String trimmed = arg.strip();
         if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
             return List.of(new Payload("argument " + position, arg.getBytes(StandardCharsets.UTF_8)));
         }
-        Path p = Path.of(arg);
-        if (!Files.isRegularFile(p)) {
+        Path p;
+        try {
+            p = Path.of(arg);
+        } catch (java.nio.file.InvalidPathException e) {
+            p = null;
+        }
+        if ((p == null || !Files.exists(p)) && SCALAR.matcher(trimmed).matches()) {
+            throw new Unreadable(ExitCodes.USAGE, "argument " + position + " (" + Redaction.maskText(shorten(trimmed))
+                    + ") looks like an inline JSON scalar, and there is no such file. Inline payloads must be objects or "
+                    + "arrays ('{...}', '[...]'). Action: for a scalar payload, pipe it in: echo '" + shorten(trimmed)
+                    + "' | guard-init validate --schema FILE -");
+        }
+        if (p == null || !Files.isRegularFile(p)) {
             throw new Unreadable("payload file " + p + " (argument " + position + ") does not exist. Action: give an "
                     + "existing file, '-' for JSON Lines on stdin, or inline JSON starting with '{'");
         }
@@ -216,6 +310,14 @@ final class ValidateCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new Unreadable("payload file " + p + " cannot be read: " + e.getMessage());
         }
+    }
+
+    /** A JSON number, string, true, false or null (what an inline argument that is not a file may be). */
+    private static final java.util.regex.Pattern SCALAR = java.util.regex.Pattern.compile(
+            "-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?|\"(?:[^\"\\\\]|\\\\.)*\"|true|false|null");
+
+    private static String shorten(String s) {
+        return s.length() <= 60 ? s : s.substring(0, 57) + "...";
     }
 
     private static List<Payload> lines(String source, BufferedReader reader, boolean close) throws Unreadable {

@@ -96,4 +96,104 @@ class ValidateCommandTest {
         assertEquals(0, r.code(), r.toString());
         assertTrue(r.out().contains("65") && r.out().contains("JSON Lines"), r.toString());
     }
+
+    @Test
+    void anInlineScalarIsAUsageErrorUnlessSuchAFileExists(@TempDir Path dir) throws Exception {
+        for (String scalar : new String[] {"42", "-1.5e3", "true", "null", "\"text\""}) {
+            Cli.Result r = Cli.run(Map.of(), "validate", "--schema", schema(), scalar);
+            assertEquals(ExitCodes.USAGE, r.code(), scalar + ": " + r);
+            assertTrue(r.err().contains("looks like an inline JSON scalar") && r.err().contains("| guard-init validate --schema FILE -"),
+                    r.toString());
+        }
+        Path named42 = Files.writeString(dir.resolve("42"), "{\"job_id\":\"a\",\"to\":\"b\"}");
+        Cli.Result file = Cli.run(Map.of(), "validate", "--schema", schema(), named42.toString());
+        assertEquals(0, file.code(), "an existing file is read even when its name is a number: " + file);
+        Cli.Result viaStdin = Cli.withStdin(Map.of(), "42\n", "validate", "--schema", schema(), "-");
+        assertEquals(ExitCodes.DATA_ERROR, viaStdin.code(), "a scalar on stdin is checked (and is not an object): " + viaStdin);
+    }
+
+    @Test
+    void anEmptyInputIsAUsageErrorNotSuccess(@TempDir Path dir) throws Exception {
+        Cli.Result blank = Cli.withStdin(Map.of(), " \n\n\t\n", "validate", "--schema", schema(), "-");
+        assertEquals(ExitCodes.USAGE, blank.code(), blank.toString());
+        assertTrue(blank.err().contains("no payload found in -") && blank.err().contains("not taken for success"), blank.toString());
+        Path empty = Files.writeString(dir.resolve("jobs.jsonl"), "\n\n");
+        Cli.Result file = Cli.run(Map.of(), "validate", "--schema", schema(), empty.toString());
+        assertEquals(ExitCodes.USAGE, file.code(), file.toString());
+    }
+
+    @Test
+    void refsResolveFromFilesDirectoriesAndUriEqualsFileAndNeverFromTheNetworkByDefault(@TempDir Path dir) throws Exception {
+        Path defs = Files.createDirectories(dir.resolve("defs"));
+        Files.writeString(defs.resolve("common.json"), "{\"$id\": \"https://schemas.example/common.json\", "
+                + "\"definitions\": {\"id\": {\"type\": \"string\", \"pattern\": \"^j-\"}}}");
+        Path copy = Files.writeString(dir.resolve("user-copy.json"), "{\"required\": [\"name\"]}");
+        Path schema = Files.writeString(dir.resolve("job.schema.json"), "{\"properties\": {"
+                + "\"job_id\": {\"$ref\": \"https://schemas.example/common.json#/definitions/id\"}, "
+                + "\"user\": {\"$ref\": \"https://users.example/user.json\"}}}");
+        String good = "{\"job_id\": \"j-1\", \"user\": {\"name\": \"n\"}}";
+        String bad = "{\"job_id\": \"x\", \"user\": {}}";
+        Cli.Result ok = Cli.run(Map.of(), "validate", "--schema", schema.toString(), "--ref", defs.toString(),
+                "--ref", "https://users.example/user.json=" + copy, good, bad);
+        assertEquals(ExitCodes.DATA_ERROR, ok.code(), ok.toString());
+        assertTrue(ok.out().contains("valid     argument 1") && ok.err().contains("INVALID   argument 2"), ok.toString());
+
+        Cli.Result env = Cli.run(Map.of("GUARD_SCHEMA_REFS", defs + "," + "https://users.example/user.json=" + copy),
+                "validate", "--schema", schema.toString(), good);
+        assertEquals(0, env.code(), env.toString());
+
+        Cli.Result missing = Cli.run(Map.of(), "validate", "--schema", schema.toString(), "--ref", defs.toString(), good);
+        assertEquals(ExitCodes.CONFIG, missing.code(), missing.toString());
+        assertTrue(missing.err().contains("$ref \"https://users.example/user.json\" at #/properties/user/$ref refers to "
+                + "https://users.example/user.json, which is neither this schema nor a registered one (network references are off)"),
+                missing.toString());
+        assertTrue(missing.err().contains("--allow-network-refs"), missing.toString());
+        assertFalse(missing.err().contains("\tat "), "no stack trace: " + missing);
+
+        Cli.Result noFile = Cli.run(Map.of(), "validate", "--schema", schema.toString(), "--ref", dir.resolve("nope.json").toString(), good);
+        assertEquals(ExitCodes.CONFIG, noFile.code(), noFile.toString());
+        assertTrue(noFile.err().contains("--ref " + dir.resolve("nope.json") + " (from --ref) does not exist"), noFile.toString());
+    }
+
+    @Test
+    void draftOptionAndBooleanSchemas(@TempDir Path dir) throws Exception {
+        Path d4 = Files.writeString(dir.resolve("max.json"), "{\"maximum\": 5, \"exclusiveMaximum\": true}");
+        assertEquals(ExitCodes.DATA_ERROR, Cli.withStdin(Map.of(), "5\n", "validate", "--draft", "4", "--schema", d4.toString(), "-").code());
+        assertEquals(ExitCodes.CONFIG, Cli.withStdin(Map.of(), "5\n", "validate", "--schema", d4.toString(), "-").code(),
+                "in draft 7 exclusiveMaximum must be a number: the schema is refused");
+        Cli.Result nine = Cli.run(Map.of(), "validate", "--draft", "9", "--schema", d4.toString(), "{}");
+        assertEquals(ExitCodes.USAGE, nine.code(), nine.toString());
+        Path yes = Files.writeString(dir.resolve("anything.json"), "true");
+        Path no = Files.writeString(dir.resolve("nothing.json"), " false ");
+        assertEquals(0, Cli.run(Map.of(), "validate", "--schema", yes.toString(), "{\"a\": 1}", "[]").code());
+        Cli.Result rejected = Cli.run(Map.of(), "validate", "--schema", no.toString(), "{}");
+        assertEquals(ExitCodes.DATA_ERROR, rejected.code(), rejected.toString());
+        assertTrue(rejected.err().contains("against schema nothing"), rejected.toString());
+    }
+
+    /** Schemas written here to break a loader: each must give 0, 65 or 78 with a message, never 70 or a stack trace. */
+    @Test
+    void noSchemaMakesValidateCrash(@TempDir Path dir) throws Exception {
+        String deep = "{\"items\": ".repeat(300) + "{}" + "}".repeat(300);
+        String[] schemas = {
+            "{\"$ref\": 5}", "{\"$id\": 5}", "{\"$id\": \"::not a uri\"}", "{\"$ref\": \"::not a uri\"}",
+            "{\"$ref\": \"#/definitions/a\", \"definitions\": {\"a\": {\"$ref\": \"#/definitions/a\"}}}",
+            "{\"$ref\": \"#\"}", "{\"type\": 5}", "{\"type\": [\"string\", \"strin\"]}", "{\"pattern\": \"[\"}",
+            "{\"minimum\": \"x\"}", "{\"enum\": 5}", "{\"items\": \"string\"}", "{\"$schema\": 7}",
+            "{\"$schema\": \"http://json-schema.org/draft-03/schema#\"}", "{\"required\": \"a\"}", "{\"properties\": []}",
+            "{\"allOf\": []}", "{\"allOf\": {}}", "{\"dependencies\": {\"a\": 5}}", "{\"format\": 5}", "{\"multipleOf\": 0}",
+            "{\"$id\": \"urn:x:y\", \"$ref\": \"z.json\"}", "{\"$ref\": \"file:///etc/passwd\"}",
+            "{\"$ref\": \"http://127.0.0.1:1/x.json\"}", "{\"$ref\": \"jar:file:/x.jar!/y.json\"}", "[]", "5", "\"s\"", "null", deep,
+        };
+        for (String text : schemas) {
+            Path f = Files.writeString(dir.resolve("s.json"), text);
+            Cli.Result r = Cli.withStdin(Map.of(), "{}\n1\n\"x\"\n[[[]]]\n", "validate", "--schema", f.toString(), "-");
+            assertTrue(r.code() == 0 || r.code() == ExitCodes.DATA_ERROR || r.code() == ExitCodes.CONFIG,
+                    text.substring(0, Math.min(80, text.length())) + " -> " + r);
+            assertFalse(r.err().contains("\tat ") || r.err().contains("Exception in"), "no stack trace for " + text + ": " + r);
+            if (r.code() == ExitCodes.CONFIG) {
+                assertTrue(r.err().contains("cannot be used: schema self-test failed"), r.toString());
+            }
+        }
+    }
 }

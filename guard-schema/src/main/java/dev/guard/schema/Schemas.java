@@ -1,9 +1,13 @@
 package dev.guard.schema;
 
+import dev.guard.schema.internal.Formats;
 import dev.guard.schema.internal.Json;
 import dev.guard.schema.internal.RenameHints;
+import dev.guard.schema.internal.SchemaCompiler;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,11 +17,10 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.everit.json.schema.Schema;
-import org.everit.json.schema.SchemaException;
 import org.everit.json.schema.ValidationException;
-import org.everit.json.schema.loader.SchemaLoader;
 import org.json.JSONObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,25 +66,33 @@ public final class Schemas {
     }
 
     /**
-     * One schema file, for the CLI: the job type is the schema's {@code $id} (or {@code id}), else the
-     * file name without {@code .json} / {@code .schema.json}. Runs the self-test (the schema parses).
+     * One schema file, for the CLI: the job type is {@link #jobTypeOf(Path)}. Runs the self-test (the
+     * schema parses, its references resolve).
      */
     public static Schemas single(Path schemaFile) {
+        return builder().fromFile(jobTypeOf(schemaFile), schemaFile).build();
+    }
+
+    /**
+     * The job type a schema file stands for: its {@code $id} (or draft-04 {@code id}), else the file name
+     * without {@code .json} / {@code .schema.json}.
+     */
+    public static String jobTypeOf(Path schemaFile) {
         String jobType = null;
         try {
             String text = Files.readString(schemaFile, StandardCharsets.UTF_8);
             Json.Read r = new Json(64 << 20, 256).read(text);
             if (r instanceof Json.Value v && v.value() instanceof JSONObject o) {
-                jobType = o.optString("$id", o.optString("id", null));
+                jobType = o.opt("$id") instanceof String id ? id : o.opt("id") instanceof String id4 ? id4 : null;
             }
         } catch (IOException | RuntimeException e) {
-            // reported by build() below with the reason
+            // reported by build() with the reason
         }
         if (jobType == null || jobType.isBlank()) {
             String name = String.valueOf(schemaFile.getFileName());
             jobType = name.replaceFirst("(\\.schema)?\\.json$", "");
         }
-        return builder().fromFile(jobType, schemaFile).build();
+        return jobType;
     }
 
     /** The registered job types, in registration order. */
@@ -196,7 +207,10 @@ public final class Schemas {
     /** Collects schema sources and examples; {@link #build()} loads, parses and self-tests them. */
     public static final class Builder {
 
-        private record Source(String jobType, String description, Loader loader) {}
+        private record Source(String jobType, String description, URI retrieval, Loader loader) {}
+
+        /** A schema that $refs may point at: under {@code uri} when given, else under its $id (and where it was read from). */
+        private record RefSource(String description, URI uri, URI retrieval, Loader loader) {}
 
         @FunctionalInterface
         private interface Loader {
@@ -204,46 +218,88 @@ public final class Schemas {
         }
 
         private final List<Source> sources = new ArrayList<>();
+        private final List<RefSource> refSources = new ArrayList<>();
         private final List<Map.Entry<String, String>> examples = new ArrayList<>();
         private int maxBytes = DEFAULT_MAX_BYTES;
         private int maxDepth = DEFAULT_MAX_DEPTH;
+        private Draft defaultDraft = Draft.DRAFT_7;
+        private boolean networkRefs;
+        private boolean everitFormats;
 
         Builder() {}
 
         /** A schema from a classpath resource (leading '/' optional). */
         public Builder fromClasspath(String jobType, String resourcePath) {
-            String path = resourcePath.startsWith("/") ? resourcePath.substring(1) : resourcePath;
-            sources.add(new Source(requireType(jobType), "classpath:" + path, () -> {
-                ClassLoader cl = Thread.currentThread().getContextClassLoader();
-                URL url = cl == null ? null : cl.getResource(path);
-                if (url == null) {
-                    url = Schemas.class.getClassLoader().getResource(path);
-                }
-                if (url == null) {
-                    throw new IOException("classpath resource '" + path + "' not found; put it under src/main/resources/"
-                            + path + " or pass the right path");
-                }
-                try (InputStream in = url.openStream()) {
-                    return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-                }
-            }));
+            String path = strip(resourcePath);
+            sources.add(new Source(requireType(jobType), "classpath:" + path, classpathUri(path), classpath(path)));
             return this;
         }
 
         /** A schema from a file. */
         public Builder fromFile(String jobType, Path file) {
-            sources.add(new Source(requireType(jobType), "file:" + file, () -> {
-                if (!Files.isRegularFile(file)) {
-                    throw new IOException("file " + file.toAbsolutePath() + " does not exist or is not a regular file");
-                }
-                return Files.readString(file, StandardCharsets.UTF_8);
-            }));
+            sources.add(new Source(requireType(jobType), "file:" + file, fileUri(file), file(file)));
             return this;
         }
 
         /** A schema given as JSON text (tests, generated schemas). */
         public Builder fromJson(String jobType, String schemaJson) {
-            sources.add(new Source(requireType(jobType), "inline schema", () -> schemaJson));
+            sources.add(new Source(requireType(jobType), "inline schema", null, () -> schemaJson));
+            return this;
+        }
+
+        /**
+         * A schema that {@code $ref}s may point at, from a file: found under its {@code $id} and under the
+         * file's own URI (so a relative {@code "$ref": "common.json"} from a schema file beside it resolves).
+         */
+        public Builder refFromFile(Path file) {
+            refSources.add(new RefSource("file:" + file, null, fileUri(file), file(file)));
+            return this;
+        }
+
+        /** A schema that {@code $ref}s may point at, from the classpath: under its {@code $id} and {@code classpath:/path}. */
+        public Builder refFromClasspath(String resourcePath) {
+            String path = strip(resourcePath);
+            refSources.add(new RefSource("classpath:" + path, null, classpathUri(path), classpath(path)));
+            return this;
+        }
+
+        /**
+         * A schema that {@code $ref}s to {@code uri} resolve to, whatever its own {@code $id} says: a local
+         * copy of a schema published at that URI.
+         */
+        public Builder refFromJson(String uri, String schemaJson) {
+            refSources.add(new RefSource("schema registered for " + uri, absolute(uri), null, () -> schemaJson));
+            return this;
+        }
+
+        /** {@link #refFromJson} with the text read from a file. */
+        public Builder refFromFile(String uri, Path file) {
+            refSources.add(new RefSource("file:" + file + " (registered for " + uri + ")", absolute(uri), null, file(file)));
+            return this;
+        }
+
+        /**
+         * Lets {@code $ref}s to http(s) URIs that are not registered be fetched at boot (5 s connect, 10 s
+         * read, 1 MiB). Off by default: a worker in a locked-down cluster must not make requests it was not
+         * told about, and a schema should not change because a web server did.
+         */
+        public Builder allowNetworkRefs(boolean allow) {
+            this.networkRefs = allow;
+            return this;
+        }
+
+        /** The draft of schemas without {@code $schema} (default draft-07). */
+        public Builder defaultDraft(Draft draft) {
+            this.defaultDraft = java.util.Objects.requireNonNull(draft, "draft");
+            return this;
+        }
+
+        /**
+         * Uses everit's own {@code email}, {@code date-time}, ... validators instead of guard's (which are
+         * exact to their RFCs and several times faster); for comparison only.
+         */
+        public Builder everitFormats(boolean useEverit) {
+            this.everitFormats = useEverit;
             return this;
         }
 
@@ -278,6 +334,131 @@ public final class Schemas {
             return jobType;
         }
 
+        private static String strip(String resourcePath) {
+            return resourcePath.startsWith("/") ? resourcePath.substring(1) : resourcePath;
+        }
+
+        /** {@code file:/abs/path} (the form java.net.URI resolves relative references into). */
+        private static URI fileUri(Path file) {
+            return file.toAbsolutePath().normalize().toFile().toURI();
+        }
+
+        private static URI classpathUri(String path) {
+            try {
+                return new URI("classpath", null, "/" + path, null);
+            } catch (URISyntaxException e) {
+                return null;
+            }
+        }
+
+        private static URI absolute(String uri) {
+            URI u;
+            try {
+                u = new URI(uri);
+            } catch (URISyntaxException e) {
+                throw new IllegalArgumentException("'" + uri + "' is not a URI: " + e.getReason());
+            }
+            if (!u.isAbsolute() || u.getRawFragment() != null) {
+                throw new IllegalArgumentException("'" + uri + "' must be an absolute URI without a fragment, "
+                        + "such as https://example.com/schemas/common.json");
+            }
+            return u;
+        }
+
+        private static Loader classpath(String path) {
+            return () -> {
+                ClassLoader cl = Thread.currentThread().getContextClassLoader();
+                URL url = cl == null ? null : cl.getResource(path);
+                if (url == null) {
+                    url = Schemas.class.getClassLoader().getResource(path);
+                }
+                if (url == null) {
+                    throw new IOException("classpath resource '" + path + "' not found; put it under src/main/resources/"
+                            + path + " or pass the right path");
+                }
+                try (InputStream in = url.openStream()) {
+                    return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                }
+            };
+        }
+
+        private static Loader file(Path file) {
+            return () -> {
+                if (!Files.isRegularFile(file)) {
+                    throw new IOException("file " + file.toAbsolutePath() + " does not exist or is not a regular file");
+                }
+                return Files.readString(file, StandardCharsets.UTF_8);
+            };
+        }
+
+        /** Reads a document: a JSON object or boolean, or a problem (added to {@code problems}) and null. */
+        private static Object document(String what, String description, Loader loader, Json reader, List<String> problems) {
+            String text;
+            try {
+                text = loader.load();
+            } catch (IOException | RuntimeException e) {
+                problems.add(what + ": cannot read " + description + ": " + e.getMessage());
+                return null;
+            }
+            Json.Read r = reader.read(text);
+            if (r instanceof Json.Failure f) {
+                problems.add(what + ": " + description + " is not valid JSON: " + f.reason());
+                return null;
+            }
+            Object value = ((Json.Value) r).value();
+            if (!(value instanceof JSONObject) && !(value instanceof Boolean)) {
+                problems.add(what + ": " + description + " is a JSON " + Json.typeName(value)
+                        + ", a schema must be a JSON object (or true / false)");
+                return null;
+            }
+            return value;
+        }
+
+        private Optional<Draft> draft(String what, String description, Object json, List<String> problems) {
+            Optional<Draft> d = SchemaCompiler.draftOf(json, defaultDraft);
+            if (d.isEmpty()) {
+                problems.add(what + ": " + description + " declares \"$schema\": \"" + ((JSONObject) json).opt("$schema")
+                        + "\"; guard validates draft-04, draft-06 and draft-07 only (http://json-schema.org/draft-07/schema#). "
+                        + "Action: declare one of those, or remove $schema to use the default draft (" + defaultDraft.number() + ")");
+            }
+            return d;
+        }
+
+        /** The registered ref documents by URI; problems for those that cannot be read. */
+        private Map<URI, SchemaCompiler.Document> refDocuments(Json reader, List<String> problems) {
+            Map<URI, SchemaCompiler.Document> out = new LinkedHashMap<>();
+            for (RefSource r : refSources) {
+                String what = "referenced schema " + r.description();
+                Object json = document(what, r.description(), r.loader(), reader, problems);
+                if (json == null) {
+                    continue;
+                }
+                Optional<Draft> d = draft(what, r.description(), json, problems);
+                if (d.isEmpty()) {
+                    continue;
+                }
+                List<URI> keys = new ArrayList<>();
+                if (r.uri() != null) {
+                    keys.add(r.uri());
+                } else {
+                    URI base = SchemaCompiler.baseOf(json, d.get(), r.retrieval());
+                    if (base != null && base.isAbsolute()) {
+                        keys.add(base);
+                    }
+                    if (r.retrieval() != null && !keys.contains(r.retrieval())) {
+                        keys.add(r.retrieval());
+                    }
+                }
+                for (URI k : keys) {
+                    SchemaCompiler.Document prev = out.put(k, new SchemaCompiler.Document(r.description(), d.get(), json));
+                    if (prev != null && !prev.description().equals(r.description())) {
+                        problems.add(what + ": registered for " + k + ", which " + prev.description() + " is registered for already");
+                    }
+                }
+            }
+            return out;
+        }
+
         /**
          * Loads and parses every schema, validates every example, and returns the immutable registry.
          *
@@ -290,41 +471,31 @@ public final class Schemas {
             if (sources.isEmpty()) {
                 problems.add("no schema registered; register one per job type with fromClasspath(jobType, path) or fromFile(jobType, path)");
             }
+            SchemaCompiler compiler = new SchemaCompiler(refDocuments(schemaReader, problems), networkRefs,
+                    everitFormats ? List.of() : Formats.validators());
             for (Source s : sources) {
+                String what = "job type '" + s.jobType() + "'";
                 if (byType.containsKey(s.jobType())) {
-                    problems.add("job type '" + s.jobType() + "': registered twice (" + byType.get(s.jobType()).source()
+                    problems.add(what + ": registered twice (" + byType.get(s.jobType()).source()
                             + " and " + s.description() + ")");
                     continue;
                 }
-                String text;
-                try {
-                    text = s.loader().load();
-                } catch (IOException | RuntimeException e) {
-                    problems.add("job type '" + s.jobType() + "': cannot read " + s.description() + ": " + e.getMessage());
+                Object json = document(what, s.description(), s.loader(), schemaReader, problems);
+                if (json == null) {
                     continue;
                 }
-                Json.Read r = schemaReader.read(text);
-                if (r instanceof Json.Failure f) {
-                    problems.add("job type '" + s.jobType() + "': " + s.description() + " is not valid JSON: " + f.reason());
+                Optional<Draft> draft = draft(what, s.description(), json, problems);
+                if (draft.isEmpty()) {
                     continue;
                 }
-                Object value = ((Json.Value) r).value();
-                if (!(value instanceof JSONObject schemaJson)) {
-                    problems.add("job type '" + s.jobType() + "': " + s.description() + " is a JSON " + Json.typeName(value)
-                            + ", a schema must be a JSON object");
+                String id = json instanceof JSONObject o ? o.optString(draft.get().idKeyword(), "") : "";
+                SchemaCompiler.Result compiled = compiler.compile(json, draft.get(), s.retrieval());
+                if (compiled.schema() == null) {
+                    compiled.problems().forEach(p -> problems.add(what + ": " + s.description()
+                            + " is not a valid JSON Schema (draft-0" + draft.get().number() + "): " + p));
                     continue;
                 }
-                try {
-                    Schema schema = SchemaLoader.builder().draftV7Support().useDefaults(false)
-                            .schemaJson(schemaJson).build().load().build();
-                    String id = schemaJson.optString("$id", schemaJson.optString("id", ""));
-                    if (id.isBlank()) {
-                        id = s.jobType();
-                    }
-                    byType.put(s.jobType(), new Entry(s.jobType(), id, s.description(), schema));
-                } catch (SchemaException | org.json.JSONException | IllegalArgumentException | IllegalStateException e) {
-                    problems.add("job type '" + s.jobType() + "': " + s.description() + " is not a valid JSON Schema: " + e.getMessage());
-                }
+                byType.put(s.jobType(), new Entry(s.jobType(), id.isBlank() ? s.jobType() : id, s.description(), compiled.schema()));
             }
             Schemas built = new Schemas(byType, new Json(maxBytes, maxDepth));
             int n = 0;

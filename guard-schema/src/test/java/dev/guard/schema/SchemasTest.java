@@ -207,7 +207,7 @@ class SchemasTest {
                 + "put it under src/main/resources/schemas/nope.json or pass the right path", p.get(0));
         assertTrue(p.get(1).startsWith("job type 'b': file:" + broken + " is not valid JSON: not JSON: Unexpected end-of-input"), p.get(1));
         assertTrue(p.get(1).contains("at line 2"), p.get(1));
-        assertTrue(p.get(2).startsWith("job type 'c': inline schema is not a valid JSON Schema: "), p.get(2));
+        assertTrue(p.get(2).startsWith("job type 'c': inline schema is not a valid JSON Schema (draft-07): #: "), p.get(2));
         assertTrue(p.get(2).contains("objekt"), p.get(2));
         assertEquals("job type 'd': cannot read file:" + dir.resolve("missing.json") + ": file "
                 + dir.resolve("missing.json").toAbsolutePath() + " does not exist or is not a regular file", p.get(3));

@@ -33,6 +33,11 @@ public final class Json {
     /** Why the bytes are not acceptable JSON. */
     public record Failure(Malformed.Kind kind, String reason) implements Read {}
 
+    /** Decimals beyond a double's range are refused (other languages would read them as Infinity). */
+    private static final BigDecimal MAX_DOUBLE = new BigDecimal(Double.MAX_VALUE);
+    /** Most decimal places a decimal may have, so that comparisons and multipleOf stay cheap. */
+    static final int MAX_SCALE = 1100;
+
     private final JsonFactory factory;
     private final int maxBytes;
     private final int maxDepth;
@@ -157,12 +162,16 @@ public final class Json {
                         return p.getBigIntegerValue();
                 }
             case VALUE_NUMBER_FLOAT: {
-                double d = p.getDoubleValue();
-                if (Double.isInfinite(d) || Double.isNaN(d)) {
+                BigDecimal d = p.getDecimalValue();
+                if (d.precision() - d.scale() > 308 && d.abs().compareTo(MAX_DOUBLE) > 0) {
                     return new Failure(Malformed.Kind.NUMBER_OUT_OF_RANGE, "number " + shorten(p.getText())
                             + " does not fit a double " + position(p.currentTokenLocation()));
                 }
-                return d;
+                if (d.scale() > MAX_SCALE) {
+                    return new Failure(Malformed.Kind.NUMBER_OUT_OF_RANGE, "number " + shorten(p.getText())
+                            + " has more than " + MAX_SCALE + " decimal places " + position(p.currentTokenLocation()));
+                }
+                return number(d);
             }
             case VALUE_TRUE:
                 return Boolean.TRUE;
@@ -174,6 +183,32 @@ public final class Json {
                 return new Failure(Malformed.Kind.NOT_JSON, "unexpected token " + t + " "
                         + position(p.currentTokenLocation()));
         }
+    }
+
+    /**
+     * One canonical value per JSON number, as JSON Schema compares them: an integer-valued decimal
+     * ({@code 1.0}, {@code 1e2}, {@code -0.0}) is the integer, an Integer when it fits, else a Long, else
+     * a BigInteger; any other decimal is an exact BigDecimal without trailing zeros ({@code 2.50} is
+     * {@code 2.5}). Integer tokens come from Jackson in the same narrowest form, so equal numbers are
+     * equal objects and {@code 1.0} passes {@code type: integer}.
+     */
+    public static Number number(BigDecimal d) {
+        if (d.signum() == 0) {
+            return 0;
+        }
+        BigDecimal s = d.stripTrailingZeros();
+        if (s.scale() > 0) {
+            return s;
+        }
+        BigInteger i = s.toBigIntegerExact();
+        int bits = i.bitLength();
+        if (bits < 32) {
+            return i.intValue();
+        }
+        if (bits < 64) {
+            return i.longValue();
+        }
+        return i;
     }
 
     private static void close(JsonParser p) {

@@ -1,0 +1,314 @@
+package dev.guard.schema.internal;
+
+import dev.guard.schema.Draft;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.net.URL;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.everit.json.schema.FormatValidator;
+import org.everit.json.schema.Schema;
+import org.everit.json.schema.loader.SchemaClient;
+import org.everit.json.schema.loader.SchemaLoader;
+import org.json.JSONObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns a parsed schema document into an everit {@link Schema}, with references resolved only from
+ * the document itself, from documents registered at boot, and from the network when allowed. Every
+ * {@code $ref} is checked before everit sees it, so an unresolvable one is a problem naming its JSON
+ * pointer, never a stack trace or a silent accept; anything everit itself throws becomes a problem too.
+ */
+public final class SchemaCompiler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SchemaCompiler.class);
+    private static final int MAX_REMOTE_BYTES = 1 << 20;
+
+    /** A registered document: where it came from (for messages), its draft and its parsed JSON. */
+    public record Document(String description, Draft draft, Object json) {}
+
+    /** What compiling gave: a schema, or the problems found (each one sentence). */
+    public record Result(Schema schema, Draft draft, List<String> problems) {}
+
+    private final Map<URI, Document> registered;
+    private final boolean network;
+    private final List<FormatValidator> formats;
+    private final Map<URI, SchemaTree> trees = new LinkedHashMap<>();
+
+    /**
+     * @param registered documents by absolute URI (without fragment), from the builder's ref sources
+     * @param network    whether a reference to an http(s) URI that is not registered may be fetched
+     * @param formats    format validators that replace everit's own ones
+     */
+    public SchemaCompiler(Map<URI, Document> registered, boolean network, List<FormatValidator> formats) {
+        this.registered = registered;
+        this.network = network;
+        this.formats = formats;
+        registered.forEach((uri, doc) -> trees.put(uri, SchemaTree.walk(doc.json(), uri, doc.draft())));
+    }
+
+    /**
+     * The draft of a document: its {@code $schema} when it has one, else {@code fallback}.
+     *
+     * @return empty when {@code $schema} names a meta-schema guard does not validate with
+     */
+    public static Optional<Draft> draftOf(Object json, Draft fallback) {
+        if (json instanceof JSONObject o && o.opt("$schema") instanceof String ms) {
+            return Draft.ofMetaSchema(ms);
+        }
+        return Optional.of(fallback);
+    }
+
+    /**
+     * The base URI of a document: its id resolved against where it was read from (either may be
+     * missing).
+     */
+    public static URI baseOf(Object json, Draft draft, URI retrieval) {
+        if (json instanceof JSONObject o && o.opt(draft.idKeyword()) instanceof String id) {
+            try {
+                URI u = SchemaTree.resolve(retrieval, id);
+                return u.isAbsolute() ? SchemaTree.withoutFragment(u) : retrieval;
+            } catch (IllegalArgumentException e) {
+                return retrieval;
+            }
+        }
+        return retrieval;
+    }
+
+    /** Compiles one root document. */
+    public Result compile(Object root, Draft draft, URI retrieval) {
+        List<String> problems = new ArrayList<>();
+        URI base = baseOf(root, draft, retrieval);
+        SchemaTree tree = SchemaTree.walk(root, base, draft);
+        Map<URI, Object> byUri = new LinkedHashMap<>();
+        Map<URI, Object> fragmentIds = new LinkedHashMap<>();
+        registered.forEach((uri, doc) -> byUri.put(uri, doc.json()));
+        trees.values().forEach(t -> addResources(t, byUri, fragmentIds));
+        addResources(tree, byUri, fragmentIds);
+        if (base != null) {
+            byUri.put(base, root);
+        }
+        checkRefs(tree, base, root, byUri, fragmentIds, problems);
+        checkRegexes(tree, problems);
+        if (!problems.isEmpty()) {
+            return new Result(null, draft, problems);
+        }
+        stripMetaSchema(root);
+        try {
+            SchemaLoader.SchemaLoaderBuilder b = SchemaLoader.builder().useDefaults(false)
+                    .schemaClient(new Client(network));
+            if (draft == Draft.DRAFT_6) {
+                b.draftV6Support();
+            } else if (draft == Draft.DRAFT_7) {
+                b.draftV7Support();
+            }
+            if (!formats.isEmpty()) {
+                b.enableOverrideOfBuiltInFormatValidators();
+                formats.forEach(b::addFormatValidator);
+            }
+            if (base != null) {
+                b.resolutionScope(base);
+            }
+            for (Map.Entry<URI, Object> e : byUri.entrySet()) {
+                stripMetaSchema(e.getValue());
+                b.registerSchemaByURI(e.getKey(), e.getValue());
+                URI other = otherFileForm(e.getKey());
+                if (other != null) {
+                    b.registerSchemaByURI(other, e.getValue());
+                }
+            }
+            Schema schema = b.schemaJson(root).build().load().build();
+            return new Result(schema, draft, List.of());
+        } catch (org.everit.json.schema.SchemaException e) {
+            problems.add(e.getMessage()); // "#/properties/a: unknown type: [objekt]": pointer and reason
+            return new Result(null, draft, problems);
+        } catch (RuntimeException | StackOverflowError e) {
+            problems.add("everit failed loading it: " + describe(e));
+            return new Result(null, draft, problems);
+        }
+    }
+
+    private static void addResources(SchemaTree tree, Map<URI, Object> byUri, Map<URI, Object> fragmentIds) {
+        for (SchemaTree.Resource r : tree.resources()) {
+            if (r.uri().getRawFragment() != null) {
+                fragmentIds.put(r.uri(), r.schema());
+            } else if (r.uri().isAbsolute()) {
+                byUri.putIfAbsent(r.uri(), r.schema());
+            }
+        }
+    }
+
+    /** Every reference of the root and of every registered document it reaches must lead somewhere. */
+    private void checkRefs(SchemaTree rootTree, URI base, Object root, Map<URI, Object> byUri,
+                           Map<URI, Object> fragmentIds, List<String> problems) {
+        Deque<SchemaTree> todo = new ArrayDeque<>();
+        Set<URI> walked = new HashSet<>();
+        todo.add(rootTree);
+        if (base != null) {
+            walked.add(base);
+        }
+        String where = "";
+        while (!todo.isEmpty()) {
+            SchemaTree tree = todo.poll();
+            for (SchemaTree.Ref ref : tree.refs()) {
+                String at = "$ref \"" + ref.value() + "\" at " + ref.pointer() + where;
+                if (ref.resolved() == null) {
+                    problems.add(at + " cannot be resolved: " + ref.problem());
+                    continue;
+                }
+                URI doc = SchemaTree.withoutFragment(ref.resolved());
+                if (!byUri.containsKey(doc) && otherFileForm(doc) != null && byUri.containsKey(otherFileForm(doc))) {
+                    doc = otherFileForm(doc);
+                }
+                String fragment = ref.resolved().getRawFragment();
+                Object target;
+                if (doc.toString().isEmpty()) {
+                    target = root;
+                } else if (byUri.containsKey(doc)) {
+                    target = byUri.get(doc);
+                    if (walked.add(doc) && trees.containsKey(doc)) {
+                        todo.add(trees.get(doc));
+                    }
+                } else if (network && isHttp(doc)) {
+                    continue; // fetched by everit through Client, with timeouts
+                } else {
+                    problems.add(at + " refers to " + doc + ", which is neither this schema nor a registered one"
+                            + (isHttp(doc) ? " (network references are off)" : "") + ". Action: register a copy of it "
+                            + "at boot (Schemas.builder().refFromFile/refFromClasspath/refFromJson, guard-init validate "
+                            + "--ref FILE or --ref URI=FILE)" + (isHttp(doc) ? ", or allow network references "
+                            + "(allowNetworkRefs(), --allow-network-refs)" : ""));
+                    continue;
+                }
+                if (fragment == null || fragment.isEmpty()) {
+                    continue;
+                }
+                if (!fragment.startsWith("/")) {
+                    if (!fragmentIds.containsKey(ref.resolved())) {
+                        problems.add(at + " names \"#" + fragment + "\", but no subschema has that $id");
+                    }
+                    continue;
+                }
+                if (fragment.endsWith("/")) {
+                    problems.add(at + ": a JSON pointer ending in an empty token (a property named \"\") is not "
+                            + "supported (everit drops the last token and would validate against the wrong subschema). "
+                            + "Action: rename the empty property");
+                    continue;
+                }
+                if (SchemaTree.follow(target, fragment) == null) {
+                    problems.add(at + " points at nothing: " + doc + " has no value at \"#" + fragment + "\"");
+                }
+            }
+            where = " (in a registered schema)";
+        }
+    }
+
+    /** everit compiles patterns with java.util.regex; one that does not compile is named here, with its pointer. */
+    private static void checkRegexes(SchemaTree tree, List<String> problems) {
+        for (SchemaTree.Regex r : tree.regexes()) {
+            try {
+                java.util.regex.Pattern.compile(r.regex());
+            } catch (java.util.regex.PatternSyntaxException | StackOverflowError e) {
+                String why = e instanceof java.util.regex.PatternSyntaxException pse ? pse.getDescription() : "too deeply nested";
+                problems.add("the regular expression \"" + shorten(r.regex()) + "\" at " + r.pointer() + " cannot be compiled by "
+                        + "java.util.regex (" + why + "); guard's patterns are Java regular expressions, which differ from "
+                        + "ECMA 262 in a few constructs (e.g. \\p{Letter} is \\p{L} in Java). Action: rewrite it in the "
+                        + "common subset");
+            }
+        }
+    }
+
+    private static String shorten(String s) {
+        return s.length() <= 80 ? s : s.substring(0, 77) + "...";
+    }
+
+    /** {@code file:///p} for {@code file:/p} and back (the same file, two spellings); null for other URIs. */
+    static URI otherFileForm(URI u) {
+        if (!"file".equalsIgnoreCase(u.getScheme()) || u.isOpaque()) {
+            return null;
+        }
+        String s = u.toString();
+        if (s.startsWith("file:///")) {
+            return URI.create("file:/" + s.substring("file:///".length()));
+        }
+        if (s.startsWith("file:/") && !s.startsWith("file://")) {
+            return URI.create("file:///" + s.substring("file:/".length()));
+        }
+        return null;
+    }
+
+    private static boolean isHttp(URI u) {
+        String s = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
+        return s.equals("http") || s.equals("https");
+    }
+
+    private static void stripMetaSchema(Object json) {
+        if (json instanceof JSONObject o) {
+            o.remove("$schema"); // the draft is decided already; everit would refuse https:// or unknown spellings
+        }
+    }
+
+    static String describe(Throwable e) {
+        String m = e.getMessage();
+        Throwable c = e;
+        while ((m == null || m.isBlank()) && c.getCause() != null) {
+            c = c.getCause();
+            m = c.getMessage();
+        }
+        String text = e.getClass().getSimpleName() + (m == null ? "" : ": " + m.replace('\n', ' '));
+        return text.length() > 400 ? text.substring(0, 397) + "..." : text;
+    }
+
+    /**
+     * The only way everit reaches outside the process: refused unless network references are allowed,
+     * then http(s) only, with timeouts and a size limit.
+     */
+    static final class Client implements SchemaClient {
+        private final boolean network;
+
+        Client(boolean network) {
+            this.network = network;
+        }
+
+        @Override
+        public InputStream get(String url) {
+            URI u = URI.create(url);
+            if (!network || !isHttp(u)) {
+                throw new UncheckedIOException(new IOException("$ref " + url + " is not registered and "
+                        + (network ? "only http(s) references may be fetched" : "network references are off")));
+            }
+            LOG.info("schema: fetching $ref {} from the network (network references are allowed)", url);
+            try {
+                HttpURLConnection c = (HttpURLConnection) new URL(url).openConnection();
+                c.setConnectTimeout(5_000);
+                c.setReadTimeout(10_000);
+                c.setInstanceFollowRedirects(true);
+                int status = c.getResponseCode();
+                if (status != 200) {
+                    throw new IOException("GET " + url + " answered HTTP " + status);
+                }
+                try (InputStream in = c.getInputStream()) {
+                    byte[] body = in.readNBytes(MAX_REMOTE_BYTES + 1);
+                    if (body.length > MAX_REMOTE_BYTES) {
+                        throw new IOException("GET " + url + " returned more than " + MAX_REMOTE_BYTES + " bytes");
+                    }
+                    return new ByteArrayInputStream(body);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(new IOException("$ref " + url + " cannot be fetched: " + e.getMessage(), e));
+            }
+        }
+    }
+}
