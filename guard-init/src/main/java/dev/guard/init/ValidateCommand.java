@@ -12,9 +12,9 @@ import dev.guard.schema.SchemaSelfTestException;
 import dev.guard.schema.SchemaViolation;
 import dev.guard.schema.Schemas;
 import dev.guard.schema.Verdict;
-import java.io.BufferedReader;
+import java.io.BufferedInputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -195,28 +195,74 @@ final class ValidateCommand implements Callable<Integer> {
         }
         String jobType = schemas.jobTypes().iterator().next();
 
-        List<Payload> all = new ArrayList<>();
+        Check check = new Check(schemas, jobType, json, out, err);
         try {
             for (int i = 0; i < payloads.size(); i++) {
-                all.addAll(read(payloads.get(i), i + 1));
+                precheck(payloads.get(i), i + 1); // every named file exists before any payload is judged
+            }
+            for (int i = 0; i < payloads.size(); i++) {
+                read(payloads.get(i), i + 1, schemas.maxBytes(), check);
             }
         } catch (Unreadable e) {
             err.println("guard-init validate: " + e.getMessage());
             return e.exitCode;
         }
-
-        if (all.isEmpty()) {
+        if (check.total == 0) {
             err.println("guard-init validate: no payload found in " + String.join(", ", payloads)
                     + " (empty, or only blank lines). Action: give at least one JSON payload; an empty input is "
                     + "not taken for success");
             return ExitCodes.USAGE;
         }
-        int invalid = 0;
-        int malformed = 0;
-        ObjectNode report = JSON.createObjectNode();
-        report.put("schema", schemas.schemaId(jobType));
-        ArrayNode results = report.putArray("payloads");
-        for (Payload p : all) {
+        int invalid = check.invalid;
+        int malformed = check.malformed;
+        int total = check.total;
+        ObjectNode report = check.report;
+        boolean ok = invalid == 0 && malformed == 0;
+        report.put("ok", ok);
+        report.put("total", total);
+        report.put("invalid", invalid);
+        report.put("malformed", malformed);
+        if (json) {
+            try {
+                out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(report));
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot write the validate report as JSON", e);
+            }
+        } else {
+            String summary = "guard-init validate: " + total + (total == 1 ? " payload" : " payloads")
+                    + " against schema " + schemas.schemaId(jobType) + " (" + file + "): " + (total - invalid - malformed)
+                    + " valid, " + invalid + " invalid, " + malformed + " malformed";
+            (ok ? out : err).println(summary + (ok ? "" : ". Action: fix the producer, or the schema if the change was "
+                    + "intended (then deploy consumers first)"));
+        }
+        return ok ? ExitCodes.OK : ExitCodes.DATA_ERROR;
+    }
+
+    /** Judges each payload as it is read, so that a large JSON Lines input is never held in memory whole. */
+    private static final class Check {
+        private final Schemas schemas;
+        private final String jobType;
+        private final boolean json;
+        private final PrintWriter out;
+        private final PrintWriter err;
+        final ObjectNode report = JSON.createObjectNode();
+        private final ArrayNode results;
+        int total;
+        int invalid;
+        int malformed;
+
+        Check(Schemas schemas, String jobType, boolean json, PrintWriter out, PrintWriter err) {
+            this.schemas = schemas;
+            this.jobType = jobType;
+            this.json = json;
+            this.out = out;
+            this.err = err;
+            report.put("schema", schemas.schemaId(jobType));
+            results = report.putArray("payloads");
+        }
+
+        void accept(Payload p) {
+            total++;
             Verdict v = schemas.validate(jobType, p.bytes());
             ObjectNode r = results.addObject();
             r.put("source", p.source());
@@ -255,35 +301,13 @@ final class ValidateCommand implements Callable<Integer> {
                 }
             }
         }
-        boolean ok = invalid == 0 && malformed == 0;
-        report.put("ok", ok);
-        report.put("total", all.size());
-        report.put("invalid", invalid);
-        report.put("malformed", malformed);
-        if (json) {
-            try {
-                out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(report));
-            } catch (IOException e) {
-                throw new IllegalStateException("cannot write the validate report as JSON", e);
-            }
-        } else {
-            String summary = "guard-init validate: " + all.size() + (all.size() == 1 ? " payload" : " payloads")
-                    + " against schema " + schemas.schemaId(jobType) + " (" + file + "): " + (all.size() - invalid - malformed)
-                    + " valid, " + invalid + " invalid, " + malformed + " malformed";
-            (ok ? out : err).println(summary + (ok ? "" : ". Action: fix the producer, or the schema if the change was "
-                    + "intended (then deploy consumers first)"));
-        }
-        return ok ? ExitCodes.OK : ExitCodes.DATA_ERROR;
     }
 
-    private List<Payload> read(String arg, int position) throws Unreadable {
-        if (arg.equals("-")) {
-            // not closed: stdin belongs to the process
-            return lines("stdin", new BufferedReader(new InputStreamReader(root.stdin, StandardCharsets.UTF_8)), false);
-        }
+    /** An argument that is neither '-', inline JSON nor an existing file: a usage error or a missing file. */
+    private static void precheck(String arg, int position) throws Unreadable {
         String trimmed = arg.strip();
-        if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
-            return List.of(new Payload("argument " + position, arg.getBytes(StandardCharsets.UTF_8)));
+        if (arg.equals("-") || trimmed.startsWith("{") || trimmed.startsWith("[")) {
+            return;
         }
         Path p;
         try {
@@ -298,18 +322,82 @@ final class ValidateCommand implements Callable<Integer> {
                     + "' | guard-init validate --schema FILE -");
         }
         if (p == null || !Files.isRegularFile(p)) {
-            throw new Unreadable("payload file " + p + " (argument " + position + ") does not exist. Action: give an "
+            throw new Unreadable("payload file " + arg + " (argument " + position + ") does not exist. Action: give an "
                     + "existing file, '-' for JSON Lines on stdin, or inline JSON starting with '{'");
         }
+    }
+
+    private void read(String arg, int position, int maxBytes, Check check) throws Unreadable {
+        if (arg.equals("-")) {
+            lines("stdin", root.stdin, maxBytes, check); // not closed: stdin belongs to the process
+            return;
+        }
+        String trimmed = arg.strip();
+        if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+            check.accept(new Payload("argument " + position, arg.getBytes(StandardCharsets.UTF_8)));
+            return;
+        }
+        Path p = Path.of(arg);
         String name = p.getFileName().toString().toLowerCase(Locale.ROOT);
-        try {
+        try (InputStream in = Files.newInputStream(p)) {
             if (name.endsWith(".jsonl") || name.endsWith(".ndjson")) {
-                return lines("file " + p, Files.newBufferedReader(p, StandardCharsets.UTF_8), true);
+                lines("file " + p, in, maxBytes, check);
+            } else {
+                // one byte more than the limit is enough for the verdict "too large"; a huge file is never read whole
+                check.accept(new Payload("file " + p, in.readNBytes(maxBytes + 1)));
             }
-            return List.of(new Payload("file " + p, Files.readAllBytes(p)));
         } catch (IOException e) {
             throw new Unreadable("payload file " + p + " cannot be read: " + e.getMessage());
         }
+    }
+
+    /**
+     * JSON Lines as bytes (so that invalid UTF-8 reaches the parser and is reported as such, not
+     * replaced): lines end at LF, a CR before it is dropped, blank lines are skipped, and a line longer
+     * than the payload limit keeps only limit + 1 bytes (enough for "too large") while the rest is skipped.
+     */
+    static void lines(String source, InputStream raw, int maxBytes, Check check) throws Unreadable {
+        try {
+            InputStream in = raw instanceof BufferedInputStream ? raw : new BufferedInputStream(raw, 1 << 16);
+            java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+            int n = 0;
+            boolean more = true;
+            while (more) {
+                int b = in.read();
+                if (b == -1) {
+                    more = false;
+                } else if (b != '\n') {
+                    if (line.size() <= maxBytes) {
+                        line.write(b);
+                    }
+                    continue;
+                }
+                if (b == -1 && line.size() == 0) {
+                    break;
+                }
+                n++;
+                byte[] bytes = line.toByteArray();
+                line.reset();
+                int len = bytes.length;
+                if (len > 0 && bytes[len - 1] == '\r' && len <= maxBytes) {
+                    bytes = java.util.Arrays.copyOf(bytes, len - 1);
+                }
+                if (!blank(bytes)) {
+                    check.accept(new Payload(source + " line " + n, bytes));
+                }
+            }
+        } catch (IOException e) {
+            throw new Unreadable(source + " cannot be read: " + e.getMessage());
+        }
+    }
+
+    private static boolean blank(byte[] bytes) {
+        for (byte x : bytes) {
+            if (x != ' ' && x != '\t' && x != '\r') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A JSON number, string, true, false or null (what an inline argument that is not a file may be). */
@@ -320,27 +408,4 @@ final class ValidateCommand implements Callable<Integer> {
         return s.length() <= 60 ? s : s.substring(0, 57) + "...";
     }
 
-    private static List<Payload> lines(String source, BufferedReader reader, boolean close) throws Unreadable {
-        List<Payload> out = new ArrayList<>();
-        try {
-            int n = 0;
-            for (String line; (line = reader.readLine()) != null; ) {
-                n++;
-                if (!line.isBlank()) {
-                    out.add(new Payload(source + " line " + n, line.getBytes(StandardCharsets.UTF_8)));
-                }
-            }
-        } catch (IOException e) {
-            throw new Unreadable(source + " cannot be read: " + e.getMessage());
-        } finally {
-            if (close) {
-                try {
-                    reader.close();
-                } catch (IOException ignored) {
-                    // read already; nothing to report
-                }
-            }
-        }
-        return out;
-    }
 }

@@ -196,4 +196,27 @@ class ValidateCommandTest {
             }
         }
     }
+
+    @Test
+    void jsonLinesAreReadAsBytesSoBadUtf8CrlfAndHugeLinesGetTheirOwnVerdict(@TempDir Path dir) throws Exception {
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+        b.writeBytes("{\"job_id\":\"a\",\"to\":\"x\"}\r\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        b.writeBytes(new byte[] {'{', '"', 'j', 'o', 'b', '_', 'i', 'd', '"', ':', '"', (byte) 0xC3, (byte) 0x28, '"', '}', '\n'});
+        b.writeBytes(("{\"job_id\":\"" + "x".repeat(2 << 20) + "\"}\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        b.writeBytes("{\"job_id\":\"d\",\"to\":\"y\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8)); // no final newline
+        Path jsonl = Files.write(dir.resolve("mixed.jsonl"), b.toByteArray());
+        Cli.Result r = Cli.run(Map.of(), "validate", "--json", "--schema", schema(), jsonl.toString());
+        assertEquals(ExitCodes.DATA_ERROR, r.code(), r.toString());
+        JsonNode p = new ObjectMapper().readTree(r.out()).path("payloads");
+        assertEquals(4, p.size(), r.out());
+        assertEquals("valid", p.path(0).path("verdict").asText(), "a CRLF line is the same payload");
+        assertEquals("not_utf8", p.path(1).path("kind").asText(), "invalid UTF-8 is reported, not replaced by U+FFFD");
+        assertEquals("too_large", p.path(2).path("kind").asText());
+        assertEquals("valid", p.path(3).path("verdict").asText());
+        assertEquals("file " + jsonl + " line 4", p.path(3).path("source").asText());
+
+        Path big = Files.writeString(dir.resolve("big.json"), "[" + "1,".repeat(3 << 20) + "1]");
+        Cli.Result large = Cli.run(Map.of(), "validate", "--json", "--schema", schema(), big.toString());
+        assertEquals("too_large", new ObjectMapper().readTree(large.out()).path("payloads").path(0).path("kind").asText(), large.toString());
+    }
 }

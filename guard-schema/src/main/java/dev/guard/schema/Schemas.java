@@ -21,6 +21,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.everit.json.schema.Schema;
 import org.everit.json.schema.ValidationException;
+import org.everit.json.schema.Validator;
 import org.json.JSONObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,10 +46,14 @@ public final class Schemas {
     public static final int DEFAULT_MAX_BYTES = 1 << 20;
     /** Default nesting limit: 64 levels. */
     public static final int DEFAULT_MAX_DEPTH = 64;
+    /** Largest schema document read (64 MiB). */
+    static final int MAX_SCHEMA_BYTES = 64 << 20;
     /** Largest nesting limit accepted (validation recurses over the payload). */
     public static final int MAX_DEPTH_LIMIT = 512;
 
     private static final Logger LOG = LoggerFactory.getLogger(Schemas.class);
+    /** Stateless and thread-safe; Schema.validate would build a new one per call. */
+    private static final Validator VALIDATOR = Validator.builder().build();
 
     private record Entry(String jobType, String schemaId, String source, Schema schema) {}
 
@@ -81,7 +86,7 @@ public final class Schemas {
         String jobType = null;
         try {
             String text = Files.readString(schemaFile, StandardCharsets.UTF_8);
-            Json.Read r = new Json(64 << 20, 256).read(text);
+            Json.Read r = new Json(MAX_SCHEMA_BYTES, 256).read(text);
             if (r instanceof Json.Value v && v.value() instanceof JSONObject o) {
                 jobType = o.opt("$id") instanceof String id ? id : o.opt("id") instanceof String id4 ? id4 : null;
             }
@@ -173,7 +178,7 @@ public final class Schemas {
         }
         Object value = ((Json.Value) read).value();
         try {
-            e.schema().validate(value);
+            VALIDATOR.performValidation(e.schema(), value);
             return new Accepted(e.schemaId(), value);
         } catch (ValidationException ve) {
             List<SchemaViolation> violations = new ArrayList<>();
@@ -387,6 +392,10 @@ public final class Schemas {
                 if (!Files.isRegularFile(file)) {
                     throw new IOException("file " + file.toAbsolutePath() + " does not exist or is not a regular file");
                 }
+                if (Files.size(file) > MAX_SCHEMA_BYTES) {
+                    throw new IOException("file " + file.toAbsolutePath() + " is " + Files.size(file) + " bytes, more than a schema may be ("
+                            + MAX_SCHEMA_BYTES + ")");
+                }
                 return Files.readString(file, StandardCharsets.UTF_8);
             };
         }
@@ -467,7 +476,7 @@ public final class Schemas {
         public Schemas build() {
             List<String> problems = new ArrayList<>();
             Map<String, Entry> byType = new LinkedHashMap<>();
-            Json schemaReader = new Json(64 << 20, 256);
+            Json schemaReader = new Json(MAX_SCHEMA_BYTES, 256);
             if (sources.isEmpty()) {
                 problems.add("no schema registered; register one per job type with fromClasspath(jobType, path) or fromFile(jobType, path)");
             }

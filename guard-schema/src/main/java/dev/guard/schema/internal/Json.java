@@ -70,10 +70,15 @@ public final class Json {
             return new Failure(Malformed.Kind.TOO_LARGE, "payload is " + bytes.length
                     + " bytes, larger than the limit of " + maxBytes + " bytes; not parsed");
         }
+        Read r = read(bytes, null, false);
+        return r == DUPLICATE ? read(bytes, null, true) : r;
+    }
+
+    private Read read(byte[] bytes, String text, boolean exact) {
         JsonParser p = null;
         try {
-            p = factory.createParser(bytes);
-            return readDocument(p);
+            p = bytes != null ? factory.createParser(bytes) : factory.createParser(text);
+            return readDocument(p, exact);
         } catch (IOException | RuntimeException e) {
             return failure(e, p);
         } finally {
@@ -90,23 +95,23 @@ public final class Json {
             return new Failure(Malformed.Kind.TOO_LARGE, "payload is " + text.length()
                     + " characters, larger than the limit of " + maxBytes + " bytes; not parsed");
         }
-        JsonParser p = null;
-        try {
-            p = factory.createParser(text);
-            return readDocument(p);
-        } catch (IOException | RuntimeException e) {
-            return failure(e, p);
-        } finally {
-            close(p);
-        }
+        Read r = read(null, text, false);
+        return r == DUPLICATE ? read(null, text, true) : r;
     }
 
-    private Read readDocument(JsonParser p) throws IOException {
+    /**
+     * Marks a duplicate key found without its position: the fast pass checks duplicates by the object's
+     * size after each put (one hash lookup per key instead of two), the exact pass, run only then, with
+     * a lookup before it, where the parser still knows the key's line and column.
+     */
+    private static final Failure DUPLICATE = new Failure(Malformed.Kind.DUPLICATE_KEY, "duplicate key");
+
+    private Read readDocument(JsonParser p, boolean exact) throws IOException {
         JsonToken t = p.nextToken();
         if (t == null) {
             return new Failure(Malformed.Kind.NOT_JSON, "payload is empty (no JSON value)");
         }
-        Object value = readValue(p, t);
+        Object value = readValue(p, t, exact);
         if (value instanceof Failure f) {
             return f;
         }
@@ -119,22 +124,26 @@ public final class Json {
     }
 
     /** Returns the value, or a {@link Failure} (a value of its own type, to avoid exceptions). */
-    private Object readValue(JsonParser p, JsonToken t) throws IOException {
+    private Object readValue(JsonParser p, JsonToken t, boolean exact) throws IOException {
         switch (t) {
             case START_OBJECT: {
                 JSONObject obj = new JSONObject();
                 JsonToken n;
                 while ((n = p.nextToken()) == JsonToken.FIELD_NAME) {
                     String key = p.currentName();
-                    if (obj.has(key)) {
+                    if (exact && obj.has(key)) {
                         return new Failure(Malformed.Kind.DUPLICATE_KEY, "duplicate key \"" + shorten(key)
                                 + "\" " + position(p.currentTokenLocation()));
                     }
-                    Object v = readValue(p, p.nextToken());
+                    Object v = readValue(p, p.nextToken(), exact);
                     if (v instanceof Failure) {
                         return v;
                     }
+                    int before = obj.length();
                     obj.put(key, v);
+                    if (obj.length() == before) {
+                        return DUPLICATE; // rare: read() reads again, exactly, for the key's position
+                    }
                 }
                 return obj;
             }
@@ -142,7 +151,7 @@ public final class Json {
                 JSONArray arr = new JSONArray();
                 JsonToken n;
                 while ((n = p.nextToken()) != JsonToken.END_ARRAY) {
-                    Object v = readValue(p, n);
+                    Object v = readValue(p, n, exact);
                     if (v instanceof Failure) {
                         return v;
                     }

@@ -27,7 +27,6 @@ public final class RenameHints {
 
     private static final Pattern REQUIRED = Pattern.compile("required key \\[(.*)\\] not found");
     private static final Pattern TYPE = Pattern.compile("expected type: (\\w+), found: (\\w+)");
-    private static final Pattern CAMEL = Pattern.compile("(?<=[a-z0-9])(?=[A-Z])|[^A-Za-z0-9]+");
 
     private RenameHints() {}
 
@@ -135,18 +134,43 @@ public final class RenameHints {
         return null;
     }
 
+    /** Letters and digits only, lower case ({@code "Job-ID"} is {@code "jobid"}). */
     private static String normalize(String s) {
-        return s.replaceAll("[^A-Za-z0-9]", "").toLowerCase(Locale.ROOT);
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (isAlnum(c)) {
+                b.append(c >= 'A' && c <= 'Z' ? (char) (c + 32) : c);
+            }
+        }
+        return b.toString();
     }
 
+    /** The words of a name, lower case: split at non-alphanumerics and where a capital follows a lower-case letter or digit. */
     private static Set<String> tokens(String s) {
         Set<String> out = new HashSet<>();
-        for (String t : CAMEL.split(s)) {
-            if (!t.isEmpty()) {
-                out.add(t.toLowerCase(Locale.ROOT));
+        int start = -1;
+        for (int i = 0; i <= s.length(); i++) {
+            char c = i < s.length() ? s.charAt(i) : ' ';
+            boolean camelBreak = i > 0 && c >= 'A' && c <= 'Z' && isLowerOrDigit(s.charAt(i - 1));
+            if (!isAlnum(c) || camelBreak) {
+                if (start >= 0) {
+                    out.add(s.substring(start, i).toLowerCase(Locale.ROOT));
+                }
+                start = isAlnum(c) ? i : -1;
+            } else if (start < 0) {
+                start = i;
             }
         }
         return out;
+    }
+
+    private static boolean isAlnum(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    }
+
+    private static boolean isLowerOrDigit(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
     }
 
     private static int levenshtein(String a, String b) {
