@@ -128,9 +128,8 @@ public final class Json {
         switch (t) {
             case START_OBJECT: {
                 JSONObject obj = new JSONObject();
-                JsonToken n;
-                while ((n = p.nextToken()) == JsonToken.FIELD_NAME) {
-                    String key = p.currentName();
+                String key;
+                while ((key = p.nextFieldName()) != null) {
                     if (exact && obj.has(key)) {
                         return new Failure(Malformed.Kind.DUPLICATE_KEY, "duplicate key \"" + shorten(key)
                                 + "\" " + position(p.currentTokenLocation()));

@@ -109,7 +109,7 @@ public final class SchemaCompiler {
         stripMetaSchema(root);
         try {
             SchemaLoader.SchemaLoaderBuilder b = SchemaLoader.builder().useDefaults(false)
-                    .schemaClient(new Client(network));
+                    .schemaClient(new Client(network)).regexpFactory(EcmaRegex.factory());
             if (draft == Draft.DRAFT_6) {
                 b.draftV6Support();
             } else if (draft == Draft.DRAFT_7) {
@@ -219,13 +219,13 @@ public final class SchemaCompiler {
     private static void checkRegexes(SchemaTree tree, List<String> problems) {
         for (SchemaTree.Regex r : tree.regexes()) {
             try {
-                java.util.regex.Pattern.compile(r.regex());
+                java.util.regex.Pattern.compile(EcmaRegex.toJava(r.regex()));
             } catch (java.util.regex.PatternSyntaxException | StackOverflowError e) {
                 String why = e instanceof java.util.regex.PatternSyntaxException pse ? pse.getDescription() : "too deeply nested";
                 problems.add("the regular expression \"" + shorten(r.regex()) + "\" at " + r.pointer() + " cannot be compiled by "
-                        + "java.util.regex (" + why + "); guard's patterns are Java regular expressions, which differ from "
-                        + "ECMA 262 in a few constructs (e.g. \\p{Letter} is \\p{L} in Java). Action: rewrite it in the "
-                        + "common subset");
+                        + "java.util.regex (" + why + "); guard runs ECMA 262 patterns on java.util.regex and translates $, \\s, \\S "
+                        + "and \\cx, but not Unicode property names (\\p{Letter} is \\p{L}) or \\u{...}. Action: rewrite it "
+                        + "in the common subset");
             }
         }
     }
