@@ -7,7 +7,9 @@ import org.json.JSONObject;
  *
  * @param schemaId the schema's id
  * @param payload  the parsed payload: a {@link JSONObject}, {@code org.json.JSONArray}, String,
- *                 Number, Boolean or {@link JSONObject#NULL}
+ *                 Number, Boolean or {@link JSONObject#NULL}. Numbers are canonical as JSON Schema
+ *                 compares them: integers (also {@code 1.0}, {@code 1e2}) as Integer, Long or
+ *                 BigInteger, other decimals as an exact BigDecimal without trailing zeros
  */
 public record Accepted(String schemaId, Object payload) implements Verdict {
 
