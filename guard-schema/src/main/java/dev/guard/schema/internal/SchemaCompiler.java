@@ -57,7 +57,13 @@ public final class SchemaCompiler {
         this.registered = registered;
         this.network = network;
         this.formats = formats;
-        registered.forEach((uri, doc) -> trees.put(uri, SchemaTree.walk(doc.json(), uri, doc.draft())));
+        registered.forEach((uri, doc) -> {
+            try {
+                trees.put(uri, SchemaTree.walk(doc.json(), uri, doc.draft()));
+            } catch (RuntimeException | StackOverflowError e) {
+                // its references are then not checked here; everit's load reports what is wrong with it
+            }
+        });
     }
 
     /**
@@ -88,8 +94,16 @@ public final class SchemaCompiler {
         return retrieval;
     }
 
-    /** Compiles one root document. */
+    /** Compiles one root document; never throws (a failure of guard's own analysis is a problem too). */
     public Result compile(Object root, Draft draft, URI retrieval) {
+        try {
+            return compileOrThrow(root, draft, retrieval);
+        } catch (RuntimeException | StackOverflowError e) {
+            return new Result(null, draft, List.of("guard could not analyse it: " + describe(e)));
+        }
+    }
+
+    private Result compileOrThrow(Object root, Draft draft, URI retrieval) {
         List<String> problems = new ArrayList<>();
         URI base = baseOf(root, draft, retrieval);
         SchemaTree tree = SchemaTree.walk(root, base, draft);
