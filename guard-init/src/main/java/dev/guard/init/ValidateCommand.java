@@ -197,11 +197,12 @@ final class ValidateCommand implements Callable<Integer> {
 
         Check check = new Check(schemas, jobType, json, out, err);
         try {
+            List<Path> files = new ArrayList<>();
             for (int i = 0; i < payloads.size(); i++) {
-                precheck(payloads.get(i), i + 1); // every named file exists before any payload is judged
+                files.add(fileOf(payloads.get(i), i + 1)); // every named file exists before any payload is judged
             }
             for (int i = 0; i < payloads.size(); i++) {
-                read(payloads.get(i), i + 1, schemas.maxBytes(), check);
+                read(payloads.get(i), i + 1, files.get(i), schemas.maxBytes(), check);
             }
         } catch (Unreadable e) {
             err.println("guard-init validate: " + e.getMessage());
@@ -303,11 +304,14 @@ final class ValidateCommand implements Callable<Integer> {
         }
     }
 
-    /** An argument that is neither '-', inline JSON nor an existing file: a usage error or a missing file. */
-    private static void precheck(String arg, int position) throws Unreadable {
+    /**
+     * The file an argument names; null for '-' and inline JSON. An argument that is none of these is a
+     * usage error (an inline scalar) or a missing file.
+     */
+    private static Path fileOf(String arg, int position) throws Unreadable {
         String trimmed = arg.strip();
         if (arg.equals("-") || trimmed.startsWith("{") || trimmed.startsWith("[")) {
-            return;
+            return null;
         }
         Path p;
         try {
@@ -325,19 +329,19 @@ final class ValidateCommand implements Callable<Integer> {
             throw new Unreadable("payload file " + arg + " (argument " + position + ") does not exist. Action: give an "
                     + "existing file, '-' for JSON Lines on stdin, or inline JSON starting with '{'");
         }
+        return p;
     }
 
-    private void read(String arg, int position, int maxBytes, Check check) throws Unreadable {
-        if (arg.equals("-")) {
-            lines("stdin", root.stdin, maxBytes, check); // not closed: stdin belongs to the process
+    /** Judges the payloads of one argument: stdin ('-'), inline JSON, or the file {@link #fileOf} found. */
+    private void read(String arg, int position, Path p, int maxBytes, Check check) throws Unreadable {
+        if (p == null) {
+            if (arg.equals("-")) {
+                lines("stdin", root.stdin, maxBytes, check); // not closed: stdin belongs to the process
+            } else {
+                check.accept(new Payload("argument " + position, arg.getBytes(StandardCharsets.UTF_8)));
+            }
             return;
         }
-        String trimmed = arg.strip();
-        if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
-            check.accept(new Payload("argument " + position, arg.getBytes(StandardCharsets.UTF_8)));
-            return;
-        }
-        Path p = Path.of(arg);
         String name = p.getFileName().toString().toLowerCase(Locale.ROOT);
         try (InputStream in = Files.newInputStream(p)) {
             if (name.endsWith(".jsonl") || name.endsWith(".ndjson")) {

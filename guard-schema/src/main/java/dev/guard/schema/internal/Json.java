@@ -301,7 +301,10 @@ public final class Json {
         return v.getClass().getSimpleName();
     }
 
-    /** Follows an everit pointer ("#", "#/a/0/b") into a parsed value; null when it leads nowhere. */
+    /**
+     * Follows a JSON pointer ({@code "#"}, {@code "#/a/0/b"}, with {@code ~0 ~1}) into a parsed value; null
+     * when it leads nowhere. An array index is a decimal without leading zeros, as RFC 6901 says.
+     */
     public static Object at(Object root, String pointer) {
         if (pointer == null) {
             return null;
@@ -315,12 +318,8 @@ public final class Json {
             String seg = raw.replace("~1", "/").replace("~0", "~");
             if (cur instanceof JSONObject o) {
                 cur = o.opt(seg);
-            } else if (cur instanceof JSONArray a) {
-                try {
-                    cur = a.opt(Integer.parseInt(seg));
-                } catch (NumberFormatException e) {
-                    return null;
-                }
+            } else if (cur instanceof JSONArray a && seg.matches("0|[1-9][0-9]{0,8}")) {
+                cur = a.opt(Integer.parseInt(seg));
             } else {
                 return null;
             }

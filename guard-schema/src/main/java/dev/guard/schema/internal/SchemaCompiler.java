@@ -41,7 +41,7 @@ public final class SchemaCompiler {
     public record Document(String description, Draft draft, Object json) {}
 
     /** What compiling gave: a schema, or the problems found (each one sentence). */
-    public record Result(Schema schema, Draft draft, List<String> problems) {}
+    public record Result(Schema schema, List<String> problems) {}
 
     private final Map<URI, Document> registered;
     private final boolean network;
@@ -99,7 +99,7 @@ public final class SchemaCompiler {
         try {
             return compileOrThrow(root, draft, retrieval);
         } catch (RuntimeException | StackOverflowError e) {
-            return new Result(null, draft, List.of("guard could not analyse it: " + describe(e)));
+            return new Result(null, List.of("guard could not analyse it: " + describe(e)));
         }
     }
 
@@ -118,7 +118,7 @@ public final class SchemaCompiler {
         checkRefs(tree, base, root, byUri, fragmentIds, problems);
         checkRegexes(tree, problems);
         if (!problems.isEmpty()) {
-            return new Result(null, draft, problems);
+            return new Result(null, problems);
         }
         stripMetaSchema(root);
         try {
@@ -145,13 +145,13 @@ public final class SchemaCompiler {
                 }
             }
             Schema schema = b.schemaJson(root).build().load().build();
-            return new Result(schema, draft, List.of());
+            return new Result(schema, List.of());
         } catch (org.everit.json.schema.SchemaException e) {
             problems.add(e.getMessage()); // "#/properties/a: unknown type: [objekt]": pointer and reason
-            return new Result(null, draft, problems);
+            return new Result(null, problems);
         } catch (RuntimeException | StackOverflowError e) {
             problems.add("everit failed loading it: " + describe(e));
-            return new Result(null, draft, problems);
+            return new Result(null, problems);
         }
     }
 

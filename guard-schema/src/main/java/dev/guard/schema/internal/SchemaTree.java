@@ -187,25 +187,7 @@ public final class SchemaTree {
      * {@code ~0 ~1}) inside a document; null when it leads nowhere.
      */
     public static Object follow(Object document, String rawFragment) {
-        String f = URLDecoder.decode(rawFragment.replace("+", "%2B"), StandardCharsets.UTF_8);
-        if (f.isEmpty()) {
-            return document;
-        }
-        Object cur = document;
-        for (String raw : f.substring(1).split("/", -1)) {
-            String seg = raw.replace("~1", "/").replace("~0", "~");
-            if (cur instanceof JSONObject o) {
-                cur = o.opt(seg);
-            } else if (cur instanceof JSONArray a && seg.matches("0|[1-9][0-9]{0,8}")) {
-                cur = a.opt(Integer.parseInt(seg));
-            } else {
-                return null;
-            }
-            if (cur == null) {
-                return null;
-            }
-        }
-        return cur;
+        return Json.at(document, URLDecoder.decode(rawFragment.replace("+", "%2B"), StandardCharsets.UTF_8));
     }
 
     static String escape(String key) {
