@@ -1,26 +1,34 @@
 #!/usr/bin/env bash
-# Builds guard-init's container image as an OCI image layout tarball, with no Docker daemon
-# and no registry: a jlink'd runtime from the local JDK, the shaded jar, and the few OS files
-# a jlink'd JVM needs, taken from this host (dynamic loader, libc and what ldd lists).
+# Builds a JVM application's container image as an OCI image layout tarball, with no Docker
+# daemon and no registry: a jlink'd runtime from the local JDK, the application's jars, and the
+# few OS files a jlink'd JVM needs, taken from this host (dynamic loader, libc and what ldd lists).
+# Builds guard-init's image, and the example worker's and backend's (module examples).
 #
-#   build-image.sh <target dir> [<java home>]
+#   build-image.sh <target dir> [<java home>]                                  guard-init
+#   build-image.sh <target dir> <java home> <name> <app jar> <classpath file>  any other app
 #
-# Reads  <target>/guard-init.jar
-# Writes <target>/guard-init-image.tar (OCI image layout: oci-layout, index.json, blobs/sha256/)
+# guard-init: reads <target>/guard-init.jar (shaded); entrypoint `java ... -jar`, with an AppCDS
+#   archive of what a `wait` loads.
+# other apps: <app jar> plus every jar of <classpath file> (a ':'-separated runtime classpath, as
+#   maven-dependency-plugin's build-classpath writes it) go to /app/lib; the entrypoint is
+#   `java ... -cp /app/lib/*`, so the container's command names the main class.
+# Writes <target>/<name>-image.tar (OCI image layout: oci-layout, index.json, blobs/sha256/)
 #        <target>/image/ (work dir: runtime/, layers, layout/)
 #
-# Load it with `podman load -i guard-init-image.tar`, `skopeo copy oci-archive:...`, or
+# Load it with `podman load -i <name>-image.tar`, `skopeo copy oci-archive:...`, or
 # `docker load` (Docker 25+ reads OCI layouts). Layers are reproducible: sorted, mtime 0,
 # owner 0:0 (except /home/nonroot and /tmp), gzip without names or timestamps.
 #
-# Invoked by Maven in the package phase (exec-maven-plugin, guard-init/pom.xml).
+# Invoked by Maven in the package phase (exec-maven-plugin, guard-init/pom.xml, examples/pom.xml).
 set -euo pipefail
 
 target=$(cd "$1" && pwd)
 java_home=${2:-${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")}}
-jar=$target/guard-init.jar
+name=${3:-guard-init}
+jar=${4:-$target/guard-init.jar}
+classpath_file=${5:-}
 work=$target/image
-out=$target/guard-init-image.tar
+out=$target/$name-image.tar
 uid=65532
 gid=65532
 version=${GUARD_IMAGE_VERSION:-0.1.0}
@@ -28,7 +36,12 @@ version=${GUARD_IMAGE_VERSION:-0.1.0}
 log() { printf '[image] %s\n' "$*" >&2; }
 die() { printf '[image] ERROR: %s\n' "$*" >&2; exit 1; }
 
-[[ -f $jar ]] || die "$jar not found: run the shade step first (./mvnw package)"
+[[ -f $jar ]] || die "$jar not found: run the package phase first (./mvnw package)"
+libs_cp=""
+if [[ $name != guard-init ]]; then
+  [[ -f $classpath_file ]] || die "$name: classpath file '$classpath_file' not found (maven-dependency-plugin build-classpath)"
+  libs_cp=$(cat "$classpath_file")
+fi
 [[ -x $java_home/bin/jlink ]] || die "no jlink in $java_home/bin: install a full JDK (apt-get install openjdk-17-jdk-headless)"
 [[ -d $java_home/jmods ]] || die "no $java_home/jmods: jlink needs the JDK's jmods (Debian: apt-get install openjdk-17-jmods)"
 for tool in ldd tar gzip sha256sum; do
@@ -43,7 +56,14 @@ mkdir -p "$work"/{os,runtime-layer/opt,app/app,layout/blobs/sha256}
 # jackson and commons-beanutils, which guard-init never calls; 11 MB) and jdk.jfr (lettuce
 # uses it only when present). Added: jdk.crypto.ec (TLS key exchange for rediss/amqps/tls),
 # java.net.http (http(s):// probes), and the small modules the clients look up reflectively.
-deps=$("$java_home/bin/jdeps" --ignore-missing-deps --print-module-deps --multi-release 17 "$jar")
+if [[ -n $libs_cp ]]; then
+  # jdeps cannot resolve a classpath whose jars declare modules the others only are as automatic
+  # names (commons-validator requires "commons.collections"); the apps built this way use the same
+  # clients as guard-init, whose shaded jar jdeps reads
+  deps=java.base,java.management,java.naming,java.net.http,java.security.jgss,java.security.sasl,java.sql,jdk.net,jdk.unsupported
+else
+  deps=$("$java_home/bin/jdeps" --ignore-missing-deps --print-module-deps --multi-release 17 "$jar")
+fi
 modules=$(printf '%s\n' "${deps//,/$'\n'}" java.logging java.naming java.net.http java.xml \
   java.security.jgss java.security.sasl jdk.crypto.ec jdk.unsupported jdk.net \
   | grep -vxE 'java\.desktop|jdk\.jfr' | sort -u | paste -sd, -)
@@ -87,22 +107,30 @@ EOF
 printf 'hosts: files dns\n' >"$os/etc/nsswitch.conf"
 
 # --- 3. the app ------------------------------------------------------------------------------
-cp "$jar" "$work/app/app/guard-init.jar"
+# Each sets jvm_flags (the entrypoint's), launch (what follows them), cmd_json and description.
 
-# --- 3b. an AppCDS archive of the classes a `wait` loads --------------------------------------
-# JVM flags of the entrypoint: small heap and fast start for a short-lived CLI; serial GC, C1
-# only, no perf-data file in /tmp.
-jvm_flags=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss256k -Xms8m -Xmx64m -XX:MaxMetaspaceSize=96m
-  -XX:ReservedCodeCacheSize=32m -XX:-UsePerfData -XX:+ExitOnOutOfMemoryError -Djava.io.tmpdir=/tmp
-  -Dio.netty.allocator.type=unpooled)
-# (unpooled: lettuce's netty allocates no pooled direct-memory arenas for a few PINGs; ~4 MB less RSS)
-# A training run inside the image's own file tree (chroot, so the recorded paths are /opt/java and
-# /app/guard-init.jar) against closed local ports: every client's classes load, nothing is needed
-# from outside. The jar's mtime is set to the layers' (0) first, as the archive records it. Needs
-# root (chroot, mount); without it the image simply has no archive. GUARD_IMAGE_CDS=0 skips it.
-touch -d @0 "$work/app/app/guard-init.jar"
-if [[ ${GUARD_IMAGE_CDS:-1} == 1 && $(id -u) == 0 ]] && command -v unshare >/dev/null && command -v chroot >/dev/null; then
-  train=$work/train-root
+# guard-init: the shaded jar, run with -jar, and an AppCDS archive of the classes a `wait` loads
+guard_init_app() {
+  cp "$jar" "$work/app/app/guard-init.jar"
+  # JVM flags of the entrypoint: small heap and fast start for a short-lived CLI; serial GC, C1
+  # only, no perf-data file in /tmp.
+  jvm_flags=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss256k -Xms8m -Xmx64m -XX:MaxMetaspaceSize=96m
+    -XX:ReservedCodeCacheSize=32m -XX:-UsePerfData -XX:+ExitOnOutOfMemoryError -Djava.io.tmpdir=/tmp
+    -Dio.netty.allocator.type=unpooled)
+  # (unpooled: lettuce's netty allocates no pooled direct-memory arenas for a few PINGs; ~4 MB less RSS)
+  launch=(-jar /app/guard-init.jar)
+  cmd_json='"Cmd":["--help"],'
+  description="guard-init: check-env, wait, healthcheck, validate for queue workers"
+  # A training run inside the image's own file tree (chroot, so the recorded paths are /opt/java and
+  # /app/guard-init.jar) against closed local ports: every client's classes load, nothing is needed
+  # from outside. The jar's mtime is set to the layers' (0) first, as the archive records it. Needs
+  # root (chroot, mount); without it the image simply has no archive. GUARD_IMAGE_CDS=0 skips it.
+  touch -d @0 "$work/app/app/guard-init.jar"
+  if [[ ${GUARD_IMAGE_CDS:-1} != 1 || $(id -u) != 0 ]] || ! command -v unshare >/dev/null || ! command -v chroot >/dev/null; then
+    log "cds: skipped (needs root, unshare and chroot; or GUARD_IMAGE_CDS=0)"
+    return
+  fi
+  local train=$work/train-root
   rm -rf "$train"; mkdir -p "$train"
   cp -a "$os/." "$work/runtime-layer/." "$work/app/." "$train/"
   log "cds: training run (wait on closed ports)"
@@ -119,9 +147,28 @@ if [[ ${GUARD_IMAGE_CDS:-1} == 1 && $(id -u) == 0 ]] && command -v unshare >/dev
     log "cds: no archive written (see $work/cds-training.log); the image runs without it"
   fi
   rm -rf "$train"
-else
-  log "cds: skipped (needs root, unshare and chroot; or GUARD_IMAGE_CDS=0)"
-fi
+}
+
+# any other app: its jar and its runtime classpath in /app/lib; the command names the main class
+classpath_app() {
+  mkdir -p "$work/app/app/lib"
+  cp "$jar" "$work/app/app/lib/$name.jar"
+  local lib_jar cp_jars
+  IFS=: read -ra cp_jars <<<"$libs_cp"
+  for lib_jar in "${cp_jars[@]}"; do
+    [[ $lib_jar == *.jar ]] || die "$name: classpath entry $lib_jar is not a jar (run the package phase of its module)"
+    cp "$lib_jar" "$work/app/app/lib/"
+  done
+  touch -d @0 "$work/app/app/lib"/*.jar
+  # a long-running worker: the JVM sizes its heap from the container's memory limit
+  jvm_flags=(-XX:+UseSerialGC -XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError -XX:-UsePerfData
+    -Djava.io.tmpdir=/tmp)
+  launch=(-cp '/app/lib/*')
+  cmd_json=''
+  description="guard's example backend and worker; the container's command names the main class"
+}
+
+if [[ $name == guard-init ]]; then guard_init_app; else classpath_app; fi
 
 # --- 4. layers: tar.gz, digest of the gzip, diff_id of the plain tar -------------------------
 declare -a layer_digests layer_sizes layer_diffids
@@ -150,10 +197,10 @@ add_layer "$work/runtime-layer"
 add_layer "$work/app"
 
 # --- 5. config, manifest, index ---------------------------------------------------------------
-entrypoint=$(printf '"%s",' /opt/java/bin/java "${jvm_flags[@]}" -jar /app/guard-init.jar); entrypoint=${entrypoint%,}
+entrypoint=$(printf '"%s",' /opt/java/bin/java "${jvm_flags[@]}" "${launch[@]}"); entrypoint=${entrypoint%,}
 diffids=$(printf '"sha256:%s",' "${layer_diffids[@]}"); diffids=${diffids%,}
 config=$(cat <<EOF
-{"architecture":"amd64","os":"linux","created":"1970-01-01T00:00:00Z","config":{"User":"$uid:$gid","Env":["PATH=/opt/java/bin:/usr/bin:/bin","JAVA_HOME=/opt/java","HOME=/home/nonroot"],"Entrypoint":[$entrypoint],"Cmd":["--help"],"WorkingDir":"/","Labels":{"org.opencontainers.image.title":"guard-init","org.opencontainers.image.version":"$version","org.opencontainers.image.description":"guard-init: check-env, wait, healthcheck, validate for queue workers"}},"rootfs":{"type":"layers","diff_ids":[$diffids]},"history":[{"created":"1970-01-01T00:00:00Z","created_by":"guard-init build-image.sh: os files"},{"created":"1970-01-01T00:00:00Z","created_by":"guard-init build-image.sh: jlink runtime"},{"created":"1970-01-01T00:00:00Z","created_by":"guard-init build-image.sh: app jar"}]}
+{"architecture":"amd64","os":"linux","created":"1970-01-01T00:00:00Z","config":{"User":"$uid:$gid","Env":["PATH=/opt/java/bin:/usr/bin:/bin","JAVA_HOME=/opt/java","HOME=/home/nonroot"],"Entrypoint":[$entrypoint],$cmd_json"WorkingDir":"/","Labels":{"org.opencontainers.image.title":"$name","org.opencontainers.image.version":"$version","org.opencontainers.image.description":"$description"}},"rootfs":{"type":"layers","diff_ids":[$diffids]},"history":[{"created":"1970-01-01T00:00:00Z","created_by":"guard build-image.sh: os files"},{"created":"1970-01-01T00:00:00Z","created_by":"guard build-image.sh: jlink runtime"},{"created":"1970-01-01T00:00:00Z","created_by":"guard build-image.sh: app jars"}]}
 EOF
 )
 printf '%s' "$config" >"$work/config.json"
@@ -173,8 +220,8 @@ manifest_size=$(stat -c %s "$work/manifest.json")
 mv "$work/manifest.json" "$work/layout/blobs/sha256/$manifest_digest"
 
 printf '{"imageLayoutVersion":"1.0.0"}' >"$work/layout/oci-layout"
-printf '{"schemaVersion":2,"mediaType":"application/vnd.oci.image.index.v1+json","manifests":[{"mediaType":"application/vnd.oci.image.manifest.v1+json","digest":"sha256:%s","size":%s,"annotations":{"org.opencontainers.image.ref.name":"guard-init:%s","io.containerd.image.name":"guard-init:%s"}}]}' \
-  "$manifest_digest" "$manifest_size" "$version" "$version" >"$work/layout/index.json"
+printf '{"schemaVersion":2,"mediaType":"application/vnd.oci.image.index.v1+json","manifests":[{"mediaType":"application/vnd.oci.image.manifest.v1+json","digest":"sha256:%s","size":%s,"annotations":{"org.opencontainers.image.ref.name":"%s:%s","io.containerd.image.name":"%s:%s"}}]}' \
+  "$manifest_digest" "$manifest_size" "$name" "$version" "$name" "$version" >"$work/layout/index.json"
 
 ( cd "$work/layout" && find . -mindepth 1 | LC_ALL=C sort | sed 's|^\./||' ) >"$work/files.txt"
 tar --create --file "$out" --directory "$work/layout" --no-recursion --numeric-owner \
