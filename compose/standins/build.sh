@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Builds local stand-ins for the server images compose/docker-compose.yml names, for machines
+# that reach no registry (CI here). Each is made of this machine's installed Debian packages
+# (the real redis-server and rabbitmq-server, the versions the tests run against), copied into a
+# root file system with everything they depend on, and imported into the container engine under
+# the name and tag the Compose file uses. On a laptop with a registry, `docker compose up` pulls
+# the official images instead; the tags are the versions the stand-ins hold, so both run the
+# same server release.
+#
+#   compose/standins/build.sh [redis] [rabbitmq]     # default: all; needs podman (.ci/engine)
+#
+# An image is rebuilt only when the package versions it holds, or this script, changed (label
+# guard.standin.key).
+set -euo pipefail
+self=$(readlink -f "$0")
+
+log() { printf '[standins] %s\n' "$*" >&2; }
+die() { printf '[standins] ERROR: %s\n' "$*" >&2; exit 1; }
+command -v podman >/dev/null || die "podman is not installed: run .ci/engine first"
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+
+# closure PKG...: the installed packages PKG... need, following Pre-Depends and Depends (the first
+# installed alternative; a virtual package by its installed provider)
+closure() {
+  local -A seen=()
+  local queue=("$@") p deps alt opt name provider
+  local -a alts opts
+  while (( ${#queue[@]} )); do
+    p=${queue[0]%%:*}; queue=("${queue[@]:1}")
+    [[ -n ${seen[$p]:-} ]] && continue
+    installed "$p" || continue
+    seen[$p]=1
+    deps=$(dpkg-query -W -f='${Pre-Depends},${Depends}' "$p")
+    IFS=',' read -ra alts <<<"$deps"
+    for alt in "${alts[@]}"; do
+      IFS='|' read -ra opts <<<"$alt"
+      for opt in "${opts[@]}"; do
+        name=$(sed 's/(.*)//; s/\[.*\]//; s/[[:space:]]//g' <<<"$opt"); name=${name%%:*}
+        [[ -z $name ]] && continue
+        if installed "$name"; then queue+=("$name"); break; fi
+        provider=$(dpkg-query -W -f='${Package} ${Provides}\n' | awk -v v="$name" \
+          '{for (i = 2; i <= NF; i++) { g = $i; gsub(/[,(].*/, "", g); if (g == v) { print $1; exit } }}')
+        if [[ -n $provider ]]; then queue+=("$provider"); break; fi
+      done
+    done
+  done
+  printf '%s\n' "${!seen[@]}" | LC_ALL=C sort
+}
+
+# rootfs DIR PKG...: the files of PKG... and their closure, plus what any image has (a shell,
+# coreutils, grep, sed, users, hosts lookup)
+rootfs() {
+  local dir=$1; shift
+  rm -rf "$dir"; mkdir -p "$dir"
+  local pkgs; pkgs=$(closure "$@" base-files dash bash coreutils grep sed findutils gawk libc-bin)
+  # the usr-merge symlinks (/bin -> usr/bin) first, as the host has them, so that files listed
+  # under /bin land in usr/bin; then the files (and symlinks) of each package
+  mkdir -p "$dir/usr"
+  local link
+  for link in bin sbin lib lib32 lib64 libx32; do
+    if [[ -L /$link ]]; then mkdir -p "$dir/$(readlink "/$link")"; ln -sfn "$(readlink "/$link")" "$dir/$link"; fi
+  done
+  dpkg -L $pkgs 2>/dev/null | LC_ALL=C sort -u | while read -r f; do
+    [[ -f $f || -L $f ]] && printf '%s\0' "$f"
+  done | xargs -0 cp -a --parents -t "$dir" 2>/dev/null || true
+  mkdir -p "$dir"/{tmp,data,proc,dev,sys,run,var/tmp,root,etc}
+  chmod 1777 "$dir/tmp" "$dir/var/tmp"
+  cp /etc/passwd /etc/group "$dir/etc/"
+  printf 'hosts: files dns\n' >"$dir/etc/nsswitch.conf"
+  echo "$pkgs"
+}
+
+# import NAME:TAG DIR KEY CHANGE...: the rootfs as an image with Dockerfile-style CHANGEs
+import_image() {
+  local ref=$1 dir=$2 key=$3; shift 3
+  local changes=(--change "LABEL guard.standin.key=$key" --change "LABEL org.opencontainers.image.description=guard stand-in: Debian packages of the build host")
+  local c; for c in "$@"; do changes+=(--change "$c"); done
+  tar --create --directory "$dir" --numeric-owner . | podman import "${changes[@]}" - "$ref" >/dev/null
+  log "$ref: imported ($(du -sh "$dir" | cut -f1) of files)"
+}
+
+# key PKG...: the package versions an image would hold; unchanged key = no rebuild
+key() { { dpkg-query -W -f='${Package}=${Version} ' $(closure "$@"); cat "$self"; } | sha256sum | cut -c1-16; }
+current() { podman image inspect --format '{{ index .Labels "guard.standin.key" }}' "$1" 2>/dev/null || true; }
+
+work=${GUARD_STANDIN_WORK:-/var/tmp/guard-standins}
+mkdir -p "$work"
+
+build_redis() {
+  installed redis-server && installed redis-tools || die "redis-server and redis-tools must be installed (apt-get install redis-server)"
+  local version; version=$(dpkg-query -W -f='${Version}' redis-server | sed 's/^[0-9]*://; s/[-+].*//')
+  local ref=docker.io/library/redis:$version k; k=$(key redis-server redis-tools)
+  [[ $(current "$ref") == "$k" ]] && { log "$ref: up to date"; return; }
+  rootfs "$work/redis" redis-server redis-tools >/dev/null
+  # the official image's entrypoint: `redis-server ARGS` runs without protected mode (there is no
+  # config file to bind it to loopback), so other containers may connect
+  mkdir -p "$work/redis/usr/local/bin"
+  cat >"$work/redis/usr/local/bin/docker-entrypoint.sh" <<'EOF'
+#!/bin/sh
+if [ "${1#-}" != "$1" ]; then set -- redis-server "$@"; fi
+if [ "$1" = redis-server ]; then shift; set -- redis-server --protected-mode no "$@"; fi
+exec "$@"
+EOF
+  chmod 0755 "$work/redis/usr/local/bin/docker-entrypoint.sh"
+  import_image "$ref" "$work/redis" "$k" \
+    'ENTRYPOINT ["/usr/local/bin/docker-entrypoint.sh"]' 'CMD ["redis-server"]' 'WORKDIR /data' \
+    'ENV PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' 'EXPOSE 6379'
+}
+
+build_rabbitmq() {
+  installed rabbitmq-server || die "rabbitmq-server must be installed (apt-get install rabbitmq-server)"
+  local version; version=$(dpkg-query -W -f='${Version}' rabbitmq-server | sed 's/^[0-9]*://; s/[-+].*//')
+  local ref=docker.io/library/rabbitmq:$version k; k=$(key rabbitmq-server)
+  [[ $(current "$ref") == "$k" ]] && { log "$ref: up to date"; return; }
+  local dir=$work/rabbitmq
+  rootfs "$dir" rabbitmq-server procps >/dev/null
+  # what the official image configures: guest may log in from other containers, and a fixed
+  # Erlang cookie so rabbitmq-diagnostics (the healthcheck) can talk to the node
+  rm -rf "$dir/var/lib/rabbitmq" "$dir/var/log/rabbitmq" "$dir/etc/rabbitmq"
+  mkdir -p "$dir/var/lib/rabbitmq" "$dir/var/log/rabbitmq" "$dir/etc/rabbitmq"
+  printf 'loopback_users.guest = false\nlisteners.tcp.default = 5672\n' >"$dir/etc/rabbitmq/rabbitmq.conf"
+  printf 'NODENAME=rabbit@localhost\n' >"$dir/etc/rabbitmq/rabbitmq-env.conf"
+  head -c 24 /dev/urandom | base64 | tr -dc 'A-Za-z' >"$dir/var/lib/rabbitmq/.erlang.cookie"
+  chmod 0400 "$dir/var/lib/rabbitmq/.erlang.cookie"
+  import_image "$ref" "$dir" "$k" \
+    'CMD ["rabbitmq-server"]' 'ENV HOME=/var/lib/rabbitmq' 'ENV RABBITMQ_LOGS=-' \
+    'ENV PATH=/usr/lib/rabbitmq/bin:/usr/sbin:/usr/bin:/sbin:/bin' 'EXPOSE 5672'
+}
+
+targets=("$@"); (( ${#targets[@]} )) || targets=(redis rabbitmq)
+for t in "${targets[@]}"; do
+  case $t in
+    redis) build_redis ;;
+    rabbitmq) build_rabbitmq ;;
+    *) die "unknown stand-in '$t' (known: redis rabbitmq)" ;;
+  esac
+done
