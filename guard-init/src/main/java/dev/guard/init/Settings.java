@@ -126,7 +126,9 @@ final class Settings {
             throw unresolved(path, e);
         }
         int line = v.origin().lineNumber();
-        return path + " in " + fileName + (line > 0 ? ":" + line : "");
+        // a value from a file the config includes is named by that file, not by the one given
+        String where = v.origin().filename() != null ? v.origin().filename() : fileName;
+        return path + " in " + where + (line > 0 ? ":" + line : "");
     }
 
     private BadSetting unresolved(String path, ConfigException e) {

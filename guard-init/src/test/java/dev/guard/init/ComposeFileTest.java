@@ -76,7 +76,7 @@ class ComposeFileTest {
 
     @Test
     void everyBrokerHasAProtocolHealthcheckWithASizedStartPeriod() throws IOException {
-        for (String name : List.of("redis", "rabbitmq", "nats", "kafka")) {
+        for (String name : List.of("redis", "rabbitmq")) {
             Map<String, Object> hc = Manifests.map(service(name), "healthcheck");
             List<Object> test = Manifests.list(hc.get("test"), name + " healthcheck test");
             assertTrue(test.get(0).equals("CMD") || test.get(0).equals("CMD-SHELL"), name + ": " + test);
@@ -104,40 +104,96 @@ class ComposeFileTest {
         });
     }
 
+    /** The stack's workers and the one-shot guard-init service each depends on. */
+    static final Map<String, String> WORKER_GATES = Map.of("worker", "guard-init", "worker-amqp", "guard-init-amqp");
+
     @Test
     void oneNamePerSettingOnEverySide() throws IOException {
+        List<String> sides = List.of("backend", "backend-amqp", "worker", "worker-amqp", "guard-check-env",
+                "guard-init", "guard-init-amqp", "naive-worker");
         Map<String, Object> backend = Manifests.map(service("backend"), "environment");
-        Map<String, Object> worker = Manifests.map(service("worker"), "environment");
-        Map<String, Object> guard = Manifests.map(service("guard-init"), "environment");
         assertTrue(backend.containsKey("REDIS_URL"), "backend reads REDIS_URL: " + backend);
-        assertEquals(backend.get("REDIS_URL"), worker.get("REDIS_URL"), "worker and backend: same name, same Redis");
-        assertEquals(worker.get("REDIS_URL"), guard.get("REDIS_URL"), "guard-init checks what the worker reads");
-        // no drifted second name for the same thing on either side (CACHE_URL, REDIS_HOST, ...)
-        Map<String, Object> connectionVars = new TreeMap<>();
-        for (Map<String, Object> env : List.of(backend, worker, guard)) {
-            env.forEach((k, v) -> {
+        // no drifted second name for the same thing on any side (CACHE_URL, REDIS_HOST, ...), and
+        // one value per name: every side reads the Redis the backend fills
+        Map<String, Object> namesByValue = new TreeMap<>();
+        Map<String, Object> valuesByName = new TreeMap<>();
+        for (String side : sides) {
+            Manifests.map(service(side), "environment").forEach((k, v) -> {
                 if (k.matches(".*(_URL|_HOST|_BOOTSTRAP|_ADDR)$")) {
-                    Object previous = connectionVars.putIfAbsent(String.valueOf(v), k);
+                    Object previous = namesByValue.putIfAbsent(String.valueOf(v), k);
                     assertTrue(previous == null || previous.equals(k),
-                            "the value " + v + " appears under two names: " + previous + " and " + k);
+                            side + ": the value " + v + " appears under two names: " + previous + " and " + k);
+                    Object before = valuesByName.putIfAbsent(k, v);
+                    assertTrue(before == null || before.equals(v), side + ": " + k + " is " + v + " here, " + before + " elsewhere");
                 }
             });
         }
     }
 
     @Test
-    void workerWaitsForGuardInitToCompleteSuccessfully() throws IOException {
-        Map<String, Object> dependsOn = Manifests.map(service("worker"), "depends_on");
-        assertEquals("service_completed_successfully", Manifests.map(dependsOn, "guard-init").get("condition"));
-        Map<String, Object> guard = service("guard-init");
-        assertEquals("guard-init:0.1.0", guard.get("image"));
-        assertEquals(List.of("wait"), Manifests.list(guard.get("command"), "guard-init.command"));
-        assertEquals("no", guard.get("restart"), "a one-shot must not restart");
-        assertEquals("service_completed_successfully",
-                Manifests.map(Manifests.map(guard, "depends_on"), "guard-check-env").get("condition"));
+    void eachWorkerWaitsForItsGuardInitToCompleteSuccessfully() throws IOException {
         assertEquals(List.of("check-env"), Manifests.list(service("guard-check-env").get("command"), "check-env command"));
-        long grace = Manifests.composeSeconds(service("worker").get("stop_grace_period"));
-        assertTrue(grace >= 90, "worker stop_grace_period " + grace + " s is shorter than its longest job (90 s)");
+        WORKER_GATES.forEach((workerName, gateName) -> {
+            try {
+                Map<String, Object> worker = service(workerName);
+                Map<String, Object> dependsOn = Manifests.map(worker, "depends_on");
+                assertEquals("service_completed_successfully", Manifests.map(dependsOn, gateName).get("condition"), workerName);
+                Map<String, Object> gate = service(gateName);
+                assertEquals("guard-init:0.1.0", gate.get("image"));
+                assertEquals(List.of("wait"), Manifests.list(gate.get("command"), gateName + ".command"));
+                assertEquals("no", gate.get("restart"), gateName + ": a one-shot must not restart");
+                assertEquals("service_completed_successfully",
+                        Manifests.map(Manifests.map(gate, "depends_on"), "guard-check-env").get("condition"), gateName);
+                long grace = Manifests.composeSeconds(worker.get("stop_grace_period"));
+                assertTrue(grace >= 90, workerName + ": stop_grace_period " + grace + " s is shorter than its longest job (90 s)");
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+    }
+
+    @Test
+    void eachGuardInitWaitsForWhatItsWorkerUsesAndNothingElse() throws Exception {
+        // the real CLI reads the one-shot's config with the stack's environment; all targets are
+        // pointed at a closed port, so it gives up after --timeout and lists what it waited for
+        for (Map.Entry<String, String> e : WORKER_GATES.entrySet()) {
+            Map<String, Object> worker = Manifests.map(service(e.getKey()), "environment");
+            Map<String, Object> gate = Manifests.map(service(e.getValue()), "environment");
+            List<String> uses = "amqp".equals(worker.get("JOB_BROKER")) ? List.of("amqp", "redis") : List.of("redis");
+            String conf = String.valueOf(gate.get("GUARD_CONFIG")).replace("/etc/guard/", "");
+            Map<String, String> env = new TreeMap<>();
+            env.put("GUARD_CONFIG", COMPOSE_DIR.resolve(conf).toString());
+            env.put("REDIS_URL", "redis://127.0.0.1:1");
+            env.put("AMQP_URL", "amqp://guest:guest@127.0.0.1:1");
+            Cli.Result r = Cli.run(env, "wait", "--json", "--timeout", "1s");
+            assertEquals(ExitCodes.UNAVAILABLE, r.code(), r.toString());
+            com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
+            List<String> kinds = new java.util.ArrayList<>();
+            json.get("targets").forEach(t -> kinds.add(t.get("kind").asText()));
+            java.util.Collections.sort(kinds);
+            assertEquals(uses, kinds, e.getValue() + " waits for " + kinds + ", its worker uses " + uses + ": " + r.out());
+            // a value from the included guard.conf is named by guard.conf (line 15: attempt-timeout)
+            assertTrue(json.get("settings").get("attemptTimeoutFrom").asText().matches("guard\\.attempt-timeout in .*/guard\\.conf:\\d+"),
+                    json.get("settings").toString());
+            assertTrue(json.get("settings").get("targetsFrom").asText().contains(conf), json.get("settings").toString());
+        }
+    }
+
+    @Test
+    void noCredentialInAnyCommandLine() throws IOException {
+        // a password in command or entrypoint is visible in ps, /proc/*/cmdline and inspect output;
+        // the environment (or a mounted file) is where it belongs
+        services().forEach((name, svc) -> {
+            Map<String, Object> m = Manifests.map(svc, name);
+            for (String key : List.of("command", "entrypoint", "healthcheck")) {
+                if (m.containsKey(key)) {
+                    String text = String.valueOf(m.get(key));
+                    assertTrue(!Pattern.compile("://[^/@\\s]+:[^/@\\s]+@").matcher(text).find(),
+                            name + "." + key + " carries a credential: " + text);
+                    assertTrue(!text.contains("${") && !text.contains("$("), name + "." + key + " expands a variable: " + text);
+                }
+            }
+        });
     }
 
     @Test
@@ -148,14 +204,14 @@ class ComposeFileTest {
         env.put("GUARD_CONFIG", COMPOSE_DIR.resolve("guard.conf").toString());
         Cli.Result r = Cli.run(env, "check-env");
         assertEquals(0, r.code(), r.toString());
-        for (String name : List.of("REDIS_URL", "AMQP_URL", "NATS_URL", "KAFKA_BOOTSTRAP")) {
+        for (String name : List.of("REDIS_URL", "AMQP_URL")) {
             assertTrue(r.out().contains(name), name + " checked: " + r);
         }
         assertTrue(!r.both().contains("guest:guest"), "AMQP password masked: " + r);
         // and without the worker's variables it lists every one of them, exit 78
         Cli.Result empty = Cli.run(Map.of("GUARD_CONFIG", COMPOSE_DIR.resolve("guard.conf").toString()), "check-env");
         assertEquals(ExitCodes.CONFIG, empty.code(), empty.toString());
-        for (String name : List.of("REDIS_URL", "AMQP_URL", "NATS_URL", "KAFKA_BOOTSTRAP")) {
+        for (String name : List.of("REDIS_URL", "AMQP_URL")) {
             assertTrue(empty.err().contains("MISSING: " + name + " is not set"), name + " reported missing: " + empty);
         }
         // wait reads guard.wait, which substitutes them: it names the problem instead of a parse error
