@@ -30,6 +30,8 @@ public final class StackContract {
   public static final String JOB_MANIFEST = "JOB_MANIFEST";
   /** Milliseconds the backend spends populating Redis before it sets the ready marker. */
   public static final String BACKEND_POPULATE_MS = "BACKEND_POPULATE_MS";
+  /** Milliseconds of work the guarded worker spends on each accepted job (default 0), to keep jobs in flight. */
+  public static final String JOB_WORK_MS = "JOB_WORK_MS";
   /** The worker exits after this many milliseconds without a job (0: only on SIGTERM). */
   public static final String WORKER_IDLE_EXIT_MS = "WORKER_IDLE_EXIT_MS";
 

@@ -40,6 +40,7 @@ public final class Backend {
 
   /** Runs the backend on the process environment. */
   public static void main(String[] args) {
+    StackRedis.shortDnsCache(); // before any lookup
     System.exit(run(System.getenv()));
   }
 
@@ -59,7 +60,8 @@ public final class Backend {
     String manifest = env.get(StackContract.JOB_MANIFEST);
 
     LOG.info("backend starting: redis {} broker {} queue {}", Redaction.maskText(redisUrl), broker, queue);
-    RedisClient client = RedisClient.create(redisUrl);
+    StackRedis stackRedis = new StackRedis(redisUrl);
+    RedisClient client = stackRedis.client;
     try (StatefulRedisConnection<String, String> connection = connectWhenReady(client, redisUrl)) {
       RedisCommands<String, String> redis = connection.sync();
       populate(redis, populateMs);
@@ -85,7 +87,7 @@ public final class Backend {
       LOG.error("backend failed: {}", Redaction.maskText(String.valueOf(e)), e);
       return 70;
     } finally {
-      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+      stackRedis.close();
     }
   }
 

@@ -26,7 +26,10 @@ import dev.guard.schema.deadletter.redis.RedisListDeadLetters;
 import dev.guard.drain.HandBackFailedException;
 import dev.guard.queue.redis.CrashSafeListQueue;
 import dev.guard.queue.redis.RedisJob;
+import dev.failsafe.Failsafe;
+import dev.failsafe.RetryPolicy;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisException;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.nio.charset.StandardCharsets;
@@ -65,7 +68,8 @@ import org.slf4j.LoggerFactory;
  * <p>Prints {@code job <id> received}, {@code job <id> processed},
  * {@code job <id> rejected: <reason>}, {@code job <id> failed: <reason>}; exits after
  * {@code WORKER_IDLE_EXIT_MS} without a job, or on SIGTERM, printing the ledger's summary.
- * {@code READY_DEADLINE_S} bounds the readiness wait (default 60).
+ * {@code READY_DEADLINE_S} bounds the readiness wait (default 60); {@code JOB_WORK_MS} is the time
+ * each accepted job takes (default 0).
  */
 public final class GuardedWorker {
   /** Set to {@code true} to accept loopback URLs (a stack on one machine, as the demo runs it). */
@@ -80,6 +84,7 @@ public final class GuardedWorker {
   private final Map<String, String> env;
   private final String queue;
   private final long idleExitMs;
+  private final long workMs;
   private final Ledger ledger = new Ledger();
   private final AtomicLong lastJobAt = new AtomicLong(System.currentTimeMillis());
   private final AtomicReference<String> lastDeadLetterReason = new AtomicReference<>("");
@@ -90,10 +95,12 @@ public final class GuardedWorker {
     this.env = env;
     this.queue = env.getOrDefault(StackContract.JOB_QUEUE, "jobs");
     this.idleExitMs = Long.parseLong(env.getOrDefault(StackContract.WORKER_IDLE_EXIT_MS, "0"));
+    this.workMs = Long.parseLong(env.getOrDefault(StackContract.JOB_WORK_MS, "0"));
   }
 
   /** Runs the worker on the process environment; SIGTERM stops it after the current job. */
   public static void main(String[] args) {
+    StackRedis.shortDnsCache(); // before any lookup
     GuardedWorker worker = new GuardedWorker(System.getenv());
     Runtime.getRuntime().addShutdownHook(new Thread(worker::stopFromSignal, "worker-sigterm"));
     System.exit(worker.run());
@@ -169,7 +176,8 @@ public final class GuardedWorker {
         .fromClasspath(JOB_TYPE, "schemas/thumbnail.schema.json")
         .example(JOB_TYPE, "{\"job_id\":\"example-1\",\"type\":\"thumbnail\",\"image\":\"images/1.png\",\"width\":320}")
         .build();
-    RedisClient client = RedisClient.create(redisUrl);
+    StackRedis stackRedis = new StackRedis(redisUrl);
+    RedisClient client = stackRedis.client;
     try (StatefulRedisConnection<String, String> connection = client.connect()) {
       RedisCommands<String, String> redis = connection.sync();
       return amqp ? consumeAmqp(schemas, redis, amqpUrl) : consumeRedis(schemas, client, redis, redisUrl);
@@ -178,7 +186,7 @@ public final class GuardedWorker {
       return 70;
     } finally {
       LOG.info("ledger: {}", ledger.summaryLine());
-      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+      stackRedis.close();
     }
   }
 
@@ -266,15 +274,45 @@ public final class GuardedWorker {
     LOG.info("job {} received", id);
     Outcome outcome = boundary.handle(raw.getBytes(StandardCharsets.UTF_8), source, job -> {
       var o = job.object();
+      work();
       String result = "{\"width\":" + o.getInt("width") + ",\"thumbnail\":\"" + o.getString("image") + "@"
           + o.getInt("width") + "\"}";
-      redis.hset(results, o.getString("job_id"), result);
+      // HSET by id is idempotent: a write cut by a Redis restart is retried, not the job failed
+      Failsafe.with(resultWriteRetry(id)).run(() -> redis.hset(results, o.getString("job_id"), result));
     });
     switch (outcome) {
       case PROCESSED -> LOG.info("job {} processed", id);
       case REJECTED -> LOG.warn("job {} rejected: {}", id, lastDeadLetterReason.get());
       case FAILED -> LOG.warn("job {} failed: {}", id, lastDeadLetterReason.get());
       case HANDED_BACK -> LOG.info("job {} handed back", id);
+    }
+  }
+
+  /**
+   * Retries a result write that Redis did not take (connection reset by a restart, a command
+   * timeout while it was away) for up to 60 s; what still fails after that fails the job (dead
+   * letter with the reason).
+   */
+  private static RetryPolicy<Object> resultWriteRetry(String id) {
+    return RetryPolicy.builder()
+        .handle(RedisException.class)
+        .withBackoff(Duration.ofMillis(100), Duration.ofSeconds(2))
+        .withMaxDuration(Duration.ofSeconds(60))
+        .withMaxRetries(-1)
+        .onRetry(e -> LOG.warn("job {}: result write failed ({}), retry {}", id,
+            Redaction.maskText(String.valueOf(e.getLastException())), e.getAttemptCount()))
+        .build();
+  }
+
+  /** The job's work: {@code JOB_WORK_MS} of it (a thumbnail takes time; 0 by default). */
+  private void work() {
+    if (workMs > 0) {
+      try {
+        Thread.sleep(workMs);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted during the job's work", e);
+      }
     }
   }
 

@@ -12,6 +12,9 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.netty.resolver.DefaultAddressResolverGroup;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -36,13 +39,15 @@ public final class RedisListDeadLetters implements DeadLetterSink, AutoCloseable
 
     private final StatefulRedisConnection<String, String> connection;
     private final RedisClient ownedClient;
+    private final ClientResources ownedResources;
     private final String listKey;
     private final String target;
 
     private RedisListDeadLetters(StatefulRedisConnection<String, String> connection, RedisClient ownedClient,
-                                 String listKey, String target) {
+                                 ClientResources ownedResources, String listKey, String target) {
         this.connection = connection;
         this.ownedClient = ownedClient;
+        this.ownedResources = ownedResources;
         this.listKey = listKey;
         this.target = target;
     }
@@ -50,7 +55,7 @@ public final class RedisListDeadLetters implements DeadLetterSink, AutoCloseable
     /** Uses a connection the caller owns (and closes). */
     public static RedisListDeadLetters of(StatefulRedisConnection<String, String> connection, String listKey) {
         Objects.requireNonNull(connection, "connection");
-        return new RedisListDeadLetters(connection, null, requireKey(listKey), "redis list '" + listKey + "'");
+        return new RedisListDeadLetters(connection, null, null, requireKey(listKey), "redis list '" + listKey + "'");
     }
 
     /** Connects to {@code redisUri} (command timeout 5 s); {@link #close()} closes the connection. */
@@ -68,21 +73,27 @@ public final class RedisListDeadLetters implements DeadLetterSink, AutoCloseable
         requireKey(listKey);
         String masked = Redaction.maskText(redisUri);
         RedisClient client = null;
+        // the JDK resolver, not lettuce's default netty DNS client: that one keeps an address for its
+        // DNS TTL, so after a Redis container restart (new address in a Compose network) every
+        // reconnect went to the old one and each letter failed for over a minute (ComposeStackIT)
+        ClientResources resources = DefaultClientResources.builder()
+                .addressResolverGroup(DefaultAddressResolverGroup.INSTANCE).build();
         try {
             RedisURI uri = RedisURI.create(redisUri);
             uri.setTimeout(timeout);
-            client = RedisClient.create(uri);
+            client = RedisClient.create(resources, uri);
             client.setOptions(ClientOptions.builder()
                     .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                     .timeoutOptions(TimeoutOptions.enabled(timeout))
                     .build());
             StatefulRedisConnection<String, String> c = client.connect();
             c.setTimeout(timeout);
-            return new RedisListDeadLetters(c, client, listKey, "redis list '" + listKey + "' at " + masked);
+            return new RedisListDeadLetters(c, client, resources, listKey, "redis list '" + listKey + "' at " + masked);
         } catch (RuntimeException e) {
             if (client != null) {
                 client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
             }
+            resources.shutdown(0, 2, java.util.concurrent.TimeUnit.SECONDS);
             throw new DeadLetterException("dead-letter sink: cannot connect to Redis at " + masked + " for list '"
                     + listKey + "': " + Redaction.maskText(String.valueOf(e.getMessage()))
                     + "; check the URI and that Redis is up", e);
@@ -156,6 +167,7 @@ public final class RedisListDeadLetters implements DeadLetterSink, AutoCloseable
         if (ownedClient != null) {
             connection.close();
             ownedClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            ownedResources.shutdown(0, 2, java.util.concurrent.TimeUnit.SECONDS);
         }
     }
 
