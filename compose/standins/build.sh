@@ -7,7 +7,9 @@
 # the official images instead; the tags are the versions the stand-ins hold, so both run the
 # same server release.
 #
-#   compose/standins/build.sh [redis] [rabbitmq]     # default: all; needs podman (.ci/engine)
+#   compose/standins/build.sh [redis] [rabbitmq] [nats]   # default: all; needs podman (.ci/engine)
+#
+# (nats is not in the Compose file: the test fixtures run it in a container where asked to.)
 #
 # An image is rebuilt only when the package versions it holds, or this script, changed (label
 # guard.standin.key).
@@ -83,6 +85,8 @@ import_image() {
 # key PKG...: the package versions an image would hold; unchanged key = no rebuild
 key() { { dpkg-query -W -f='${Package}=${Version} ' $(closure "$@"); cat "$self"; } | sha256sum | cut -c1-16; }
 current() { podman image inspect --format '{{ index .Labels "guard.standin.key" }}' "$1" 2>/dev/null || true; }
+# official REF: an image of that name is there and is not a stand-in (pulled): it is kept
+official() { podman image exists "$1" && [[ -z $(current "$1") || $(current "$1") == "<no value>" ]]; }
 
 work=${GUARD_STANDIN_WORK:-/var/tmp/guard-standins}
 mkdir -p "$work"
@@ -91,6 +95,7 @@ build_redis() {
   installed redis-server && installed redis-tools || die "redis-server and redis-tools must be installed (apt-get install redis-server)"
   local version; version=$(dpkg-query -W -f='${Version}' redis-server | sed 's/^[0-9]*://; s/[-+].*//')
   local ref=docker.io/library/redis:$version k; k=$(key redis-server redis-tools)
+  official "$ref" && { log "$ref: an official (pulled) image is there; kept"; return; }
   [[ $(current "$ref") == "$k" ]] && { log "$ref: up to date"; return; }
   rootfs "$work/redis" redis-server redis-tools >/dev/null
   # the official image's entrypoint: `redis-server ARGS` runs without protected mode (there is no
@@ -112,6 +117,7 @@ build_rabbitmq() {
   installed rabbitmq-server || die "rabbitmq-server must be installed (apt-get install rabbitmq-server)"
   local version; version=$(dpkg-query -W -f='${Version}' rabbitmq-server | sed 's/^[0-9]*://; s/[-+].*//')
   local ref=docker.io/library/rabbitmq:$version k; k=$(key rabbitmq-server)
+  official "$ref" && { log "$ref: an official (pulled) image is there; kept"; return; }
   [[ $(current "$ref") == "$k" ]] && { log "$ref: up to date"; return; }
   local dir=$work/rabbitmq
   rootfs "$dir" rabbitmq-server procps >/dev/null
@@ -128,11 +134,26 @@ build_rabbitmq() {
     'ENV PATH=/usr/lib/rabbitmq/bin:/usr/sbin:/usr/bin:/sbin:/bin' 'EXPOSE 5672'
 }
 
-targets=("$@"); (( ${#targets[@]} )) || targets=(redis rabbitmq)
+# nats: the test fixtures' NatsServer runs nats:<version> where no local nats-server is installed
+# or guard.fixtures.backend=docker (ContainerFixturesIT); the official image's entrypoint is
+# nats-server itself
+build_nats() {
+  installed nats-server || die "nats-server must be installed (apt-get install nats-server)"
+  local version; version=$(dpkg-query -W -f='${Version}' nats-server | sed 's/^[0-9]*://; s/[-+].*//')
+  local ref=docker.io/library/nats:$version k; k=$(key nats-server)
+  official "$ref" && { log "$ref: an official (pulled) image is there; kept"; return; }
+  [[ $(current "$ref") == "$k" ]] && { log "$ref: up to date"; return; }
+  rootfs "$work/nats" nats-server >/dev/null
+  import_image "$ref" "$work/nats" "$k" \
+    'ENTRYPOINT ["/usr/sbin/nats-server"]' 'ENV PATH=/usr/sbin:/usr/bin:/sbin:/bin' 'EXPOSE 4222'
+}
+
+targets=("$@"); (( ${#targets[@]} )) || targets=(redis rabbitmq nats)
 for t in "${targets[@]}"; do
   case $t in
     redis) build_redis ;;
     rabbitmq) build_rabbitmq ;;
-    *) die "unknown stand-in '$t' (known: redis rabbitmq)" ;;
+    nats) build_nats ;;
+    *) die "unknown stand-in '$t' (known: redis rabbitmq nats)" ;;
   esac
 done

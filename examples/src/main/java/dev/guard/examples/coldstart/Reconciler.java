@@ -11,13 +11,14 @@ import java.util.regex.Matcher;
 
 /**
  * Reconciles one run by job id: the backend's manifest (what was enqueued, which ids carry
- * skew) against the worker's per-job lines. Pure: text in, {@link Tally} out.
+ * skew) against the worker's per-job lines. Pure: text in, {@link Tally} out. Used by the cold-start
+ * harness and by ComposeStackIT (the Compose stack run for real).
  */
-final class Reconciler {
+public final class Reconciler {
   private Reconciler() {}
 
   /** What the worker's log says happened to each enqueued job. */
-  record Tally(
+  public record Tally(
       List<String> enqueued,
       Set<String> skewed,
       Set<String> received,
@@ -29,13 +30,13 @@ final class Reconciler {
       Map<String, String> reasons,
       List<String> violations) {
 
-    int outcomes() {
+    public int outcomes() {
       return processed.size() + rejected.size() + failed.size();
     }
   }
 
   /** Parses manifest lines {@code <id> ok|skew:<how>}; blank lines ignored. */
-  static Map<String, String> parseManifest(List<String> lines) {
+  public static Map<String, String> parseManifest(List<String> lines) {
     Map<String, String> jobs = new LinkedHashMap<>();
     for (String line : lines) {
       String trimmed = line.trim();
@@ -53,7 +54,7 @@ final class Reconciler {
    * that expected {@code expectedJobs} jobs. A job's last outcome line counts (a redelivered job
    * processed twice is one processed job: results are written idempotently).
    */
-  static Tally reconcile(Map<String, String> manifest, List<String> workerLog, int expectedJobs) {
+  public static Tally reconcile(Map<String, String> manifest, List<String> workerLog, int expectedJobs) {
     Set<String> received = new LinkedHashSet<>();
     Map<String, String> outcome = new LinkedHashMap<>();
     Map<String, String> reasons = new LinkedHashMap<>();
