@@ -21,7 +21,7 @@ import java.util.stream.Stream;
  * Child processes of the fixtures: spawn, stop, kill, and a JVM shutdown hook that kills
  * whatever is still alive so no server outlives the test JVM.
  */
-final class Children {
+public final class Children {
 
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
 
@@ -118,9 +118,12 @@ final class Children {
         String forced = System.getProperty("guard.fixtures.backend", "auto").trim().toLowerCase(java.util.Locale.ROOT);
         Optional<Path> local = findBinary(name);
         if (!forced.equals("docker") && local.isPresent()) {
+            sayPath(name, "local " + local.get() + " (guard.fixtures.backend=" + forced + ")");
             return local;
         }
         if (!forced.equals("local") && ContainerChild.dockerAvailable()) {
+            sayPath(name, "in a Testcontainers container (guard.fixtures.backend=" + forced
+                    + (local.isPresent() ? "" : ", no local binary") + ")");
             return Optional.empty();
         }
         throw new IllegalStateException(name + " not found in PATH, /usr/sbin, /usr/bin or /usr/local/bin"
@@ -129,8 +132,17 @@ final class Children {
                 + ". Install it (" + installHint + "), or run where a Docker engine is available.");
     }
 
+    private static final Set<String> SAID = ConcurrentHashMap.newKeySet();
+
+    /** Prints, once per binary and JVM, which path the fixtures take. */
+    private static void sayPath(String name, String path) {
+        if (SAID.add(name + " " + path)) {
+            System.out.println("[fixtures] " + name + ": " + path);
+        }
+    }
+
     /** Executable {@code name} from PATH, /usr/sbin, /usr/bin or /usr/local/bin. */
-    static Optional<Path> findBinary(String name) {
+    public static Optional<Path> findBinary(String name) {
         List<Path> dirs = new ArrayList<>();
         String path = System.getenv("PATH");
         if (path != null) {

@@ -193,10 +193,14 @@ public final class ColdStart {
         sleep(gaps.get(i));
         switch (order.get(i)) {
           case REDIS -> {
-            listener.event(run, "starting Redis (" + redisPreloadKeys + " keys to load: it answers LOADING meanwhile)");
+            listener.event(run, "starting Redis on a dataset of " + redisPreloadKeys + " keys (it should answer LOADING while it loads)");
             redis.start();
             redisLoaded = CompletableFuture.supplyAsync(() -> redis.awaitLoaded(runTimeout), watcher);
-            listener.event(run, "Redis is up and answers LOADING while it loads its dataset");
+            // what the start saw, not what it was meant to see: the handles return only after a real
+            // -LOADING reply, and say so through loadingObservedAt
+            listener.event(run, redis.loadingObservedAt() != null
+                ? "Redis is up and answered LOADING while it loads its dataset"
+                : "Redis is up, but no LOADING reply was seen: this run has no loading phase");
           }
           case BROKER -> {
             amqp.start();

@@ -20,12 +20,17 @@ import org.testcontainers.utility.MountableFile;
 
 /**
  * Testcontainers path: Redis and RabbitMQ in containers on host ports fixed before they start
- * (so a worker started first meets a refused port). Chosen by {@link StackServices#auto} where a
- * Docker engine answers; compiled everywhere, run only there.
+ * (so a worker started first meets a refused port). Chosen by {@link StackServices#auto} where no
+ * local redis-server is installed and a Docker engine answers, or forced; run in CI by
+ * ContainerColdStartIT against the engine of .ci/engine. Same guarantees as the local path: a
+ * start returns only once a real {@code -LOADING} reply was seen, and the server's log is kept.
+ *
+ * <p>The images are the ones compose/docker-compose.yml names (the official images where a
+ * registry is reachable, compose/standins/build.sh's where not).
  */
 final class ContainerServices implements StackServices {
-  static final String REDIS_IMAGE = "redis:7.2-alpine";
-  static final String RABBIT_IMAGE = "rabbitmq:3.13-alpine";
+  static final String REDIS_IMAGE = "redis:7.0.15";
+  static final String RABBIT_IMAGE = "rabbitmq:3.10.8";
 
   private final int preloadKeys;
   private ContainerRedis redis;
@@ -33,6 +38,20 @@ final class ContainerServices implements StackServices {
 
   ContainerServices(int preloadKeys) {
     this.preloadKeys = preloadKeys;
+  }
+
+  static String images() {
+    return REDIS_IMAGE + ", " + RABBIT_IMAGE;
+  }
+
+  /** Throws, saying how to provide one, unless a Docker engine answers ({@code why}: what chose this path). */
+  static void requireEngine(String why) {
+    if (!dockerAvailable()) {
+      throw new IllegalStateException("the cold-start servers are to run in containers (" + why + "), but no Docker "
+          + "engine answers Testcontainers. Provide one: .ci/engine (podman; then DOCKER_HOST=unix:///run/podman/podman.sock "
+          + "TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_HOST_OVERRIDE=localhost), or install redis-server and "
+          + "use -D" + StackServices.PROPERTY + "=local");
+    }
   }
 
   /** True if a Docker engine answers (Testcontainers' own check); false on any error. */
@@ -74,6 +93,7 @@ final class ContainerServices implements StackServices {
   public synchronized void close() {
     if (redis != null) {
       redis.stop();
+      redis.deleteFiles();
     }
     if (broker != null) {
       broker.stop();
@@ -93,6 +113,7 @@ final class ContainerServices implements StackServices {
     private Path dataset;
     private GenericContainer<?> container;
     private Instant loadingObservedAt;
+    private Path logFile;
 
     ContainerRedis(int port, int preloadKeys) {
       this.port = port;
@@ -116,8 +137,9 @@ final class ContainerServices implements StackServices {
         seed.start();
         String host = seed.getHost();
         int mapped = seed.getMappedPort(6379);
-        call(host, mapped, 60_000, "DEBUG", "POPULATE", Integer.toString(preloadKeys), "guard:preload", "16");
-        call(host, mapped, 60_000, "SAVE");
+        expectOk(call(host, mapped, 60_000, "DEBUG", "POPULATE", Integer.toString(preloadKeys), "guard:preload", "16"),
+            "DEBUG POPULATE " + preloadKeys);
+        expectOk(call(host, mapped, 60_000, "SAVE"), "SAVE");
         Path file = Files.createTempFile("coldstart-dump-", ".rdb");
         seed.copyFileFromContainer("/data/dump.rdb", file.toString());
         dataset = file;
@@ -129,19 +151,27 @@ final class ContainerServices implements StackServices {
     @Override
     @SuppressWarnings({"resource", "deprecation"})
     public synchronized void start() {
+      loadingObservedAt = null;
       container = new FixedHostPortGenericContainer<>(REDIS_IMAGE)
           .withFixedExposedPort(port, 6379)
           .withCopyFileToContainer(MountableFile.forHostPath(dataset), "/data/dump.rdb")
           .withCommand("redis-server", "--dir", "/data", "--save", "", "--appendonly", "no",
               "--key-load-delay", "20", "--loading-process-events-interval-bytes", "1024")
+          .withLogConsumer(frame -> appendLog(frame.getUtf8String()))
           .waitingFor(Wait.forListeningPort());
       container.start();
       long deadline = System.nanoTime() + FIRST_REPLY_BOUND.toNanos();
       while (System.nanoTime() < deadline) {
         String reply = ping();
-        if (reply.startsWith("-LOADING") || reply.startsWith("+PONG")) {
+        if (reply.startsWith("-LOADING")) {
           loadingObservedAt = Instant.now();
           return;
+        }
+        if (reply.startsWith("+PONG")) {
+          // as the local path: a start that saw no LOADING phase is not the cold start it claims to be
+          throw new IllegalStateException("Redis container on port " + port + " answered PONG before any LOADING reply: "
+              + "its " + preloadKeys + " keys loaded before the first PING; raise the preload, or check the container's "
+              + "log " + logFile);
         }
         sleep(5);
       }
@@ -174,9 +204,34 @@ final class ContainerServices implements StackServices {
       }
     }
 
+    synchronized void deleteFiles() {
+      for (Path p : new Path[] {dataset, logFile}) {
+        try {
+          if (p != null) {
+            Files.deleteIfExists(p);
+          }
+        } catch (IOException e) {
+          // a temp file left behind
+        }
+      }
+    }
+
     @Override
-    public Path logFile() {
-      return null;
+    public synchronized Path logFile() {
+      return logFile;
+    }
+
+    private void appendLog(String text) {
+      try {
+        synchronized (this) {
+          if (logFile == null) {
+            logFile = Files.createTempFile("coldstart-redis-container-", ".log");
+          }
+        }
+        Files.writeString(logFile, text, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+      } catch (IOException e) {
+        // the log is for a failed run's directory; the run itself does not depend on it
+      }
     }
 
     private String ping() {
@@ -223,6 +278,13 @@ final class ContainerServices implements StackServices {
       if (container != null) {
         LocalServices.deleteAmqpQueues(uri(), queue, queue + StackContract.DEAD_SUFFIX);
       }
+    }
+  }
+
+  private static void expectOk(String reply, String command) {
+    if (!reply.startsWith("+OK")) {
+      throw new IllegalStateException("preparing the Redis dataset in a container: " + command + " answered '" + reply
+          + "' (expected +OK)");
     }
   }
 

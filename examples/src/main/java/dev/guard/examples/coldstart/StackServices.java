@@ -8,8 +8,9 @@ import java.util.function.Consumer;
 /**
  * Where the stack's servers come from: local child processes (the fixtures: a private
  * {@code redis-server}, a TCP proxy in front of the machine's RabbitMQ) or Testcontainers
- * containers. {@link #auto} picks containers where a Docker engine answers, local processes
- * otherwise, and says which.
+ * containers. {@link #auto} picks local processes where {@code redis-server} is installed,
+ * containers where it is not and a Docker engine answers, and says which; system property
+ * {@value #PROPERTY} = {@code local} or {@code containers} forces one.
  *
  * <p>Each server's address is fixed before it starts, so a worker started first really meets a
  * refused connection, then (Redis) {@code LOADING}, then a ready server.
@@ -29,13 +30,39 @@ public interface StackServices extends AutoCloseable {
   @Override
   void close();
 
-  /** Containers where a Docker engine answers, else local processes; tells {@code say} which. */
+  /** Forces a path: {@code local}, {@code containers} or {@code auto} (the default). */
+  String PROPERTY = "guard.stack.services";
+
+  /**
+   * Local processes where {@code redis-server} is installed, else containers where a Docker engine
+   * answers; {@value #PROPERTY} forces either. Tells {@code say} which path and why; throws naming
+   * what to provide when the chosen path cannot run.
+   */
   static StackServices auto(int redisPreloadKeys, Consumer<String> say) {
-    if (ContainerServices.dockerAvailable()) {
-      say.accept("a Docker engine answers: the servers run in Testcontainers containers");
-      return new ContainerServices(redisPreloadKeys);
+    String forced = System.getProperty(PROPERTY, "auto").trim().toLowerCase(java.util.Locale.ROOT);
+    boolean localRedis = dev.guard.testing.Children.findBinary("redis-server").isPresent();
+    switch (forced) {
+      case "local" -> {
+        say.accept("servers: local processes (" + PROPERTY + "=local)");
+        return new LocalServices(redisPreloadKeys);
+      }
+      case "containers" -> {
+        ContainerServices.requireEngine(PROPERTY + "=containers");
+        say.accept("servers: Testcontainers containers (" + PROPERTY + "=containers): " + ContainerServices.images());
+        return new ContainerServices(redisPreloadKeys);
+      }
+      case "auto" -> {
+        if (localRedis) {
+          say.accept("servers: local processes (redis-server is installed; -D" + PROPERTY + "=containers for containers)");
+          return new LocalServices(redisPreloadKeys);
+        }
+        ContainerServices.requireEngine("no local redis-server");
+        say.accept("servers: Testcontainers containers (no local redis-server, a Docker engine answers): "
+            + ContainerServices.images());
+        return new ContainerServices(redisPreloadKeys);
+      }
+      default -> throw new IllegalArgumentException(PROPERTY + "=" + forced + ": expected local, containers or auto");
     }
-    return new LocalServices(redisPreloadKeys);
   }
 
   /** Local processes (the fixtures in {@code dev.guard.testing}). */

@@ -28,7 +28,7 @@ class DemoTest {
     assertEquals(0, exit, all);
     assertEquals("reconciled: runs=1 received=100 processed=97 rejected=3 failed=0 missing=0", lines.get(lines.size() - 1), all);
     assertTrue(all.contains("run 1 of 1: start order "), all);
-    assertTrue(all.contains("Redis is up and answers LOADING while it loads its dataset"), all);
+    assertTrue(all.contains("Redis is up and answered LOADING while it loads its dataset"), all);
     assertTrue(all.contains("backend enqueued 100 jobs, 3 with schema skew"), all);
     assertTrue(all.contains("dependencies ready after "), all);
     assertTrue(all.contains("ledger: received=100 processed=97 rejected=3 failed=0 handed_back=0 missing=0"), all);

@@ -1,0 +1,97 @@
+package dev.guard.examples.coldstart;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.guard.examples.stack.Backend;
+import dev.guard.examples.stack.GuardedWorker;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The cold-start harness on its Testcontainers path, against the container engine (.ci/engine;
+ * failsafe gives this JVM DOCKER_HOST and the two Testcontainers settings podman needs): Redis
+ * and RabbitMQ in containers, the worker and backend as local processes. The same guarantees as
+ * the local path are checked, not assumed: every run saw a real LOADING phase, said so, kept the
+ * Redis container's log, and reconciled.
+ */
+class ContainerColdStartIT {
+  static final int RUNS = 3;
+
+  @Test
+  void redisColdStartsOnContainersSawLoadingAndReconciled() throws Exception {
+    List<String> events = new ArrayList<>();
+    ColdStartListener listener = new ColdStartListener() {
+      @Override
+      public void event(int run, String text) {
+        events.add(run + " " + text);
+        System.out.println("[container-coldstart] run " + run + ": " + text);
+      }
+    };
+    System.setProperty(StackServices.PROPERTY, "containers");
+    try {
+      ColdStart cs = ColdStart.builder()
+          .worker(ProcessSpec.java(GuardedWorker.class).withEnv(GuardedWorker.ALLOW_LOOPBACK, "true"))
+          .backend(ProcessSpec.java(Backend.class))
+          .directory(Path.of(System.getProperty("guard.build.dir", "target"), "container-coldstart"))
+          .keepLogs(true)
+          .listener(listener)
+          .build();
+      ColdStartReport report = cs.run(RUNS);
+      assertTrue(events.stream().anyMatch(e -> e.contains("servers: Testcontainers containers")), "the path is printed: " + events);
+      assertEquals(RUNS, report.runs().size());
+      for (RunReconciliation run : report.runs()) {
+        assertTrue(run.passed(), run.render());
+        assertTrue(run.figures().redisLoading().isPresent(), "a LOADING phase was measured: " + run.render());
+        assertLogKept(run.logs().orElseThrow().resolve("redis.log"));
+      }
+      long saidLoading = events.stream().filter(e -> e.contains("Redis is up and answered LOADING")).count();
+      assertEquals(RUNS, saidLoading, "each run says it saw LOADING: " + events);
+      System.out.println("[container-coldstart] " + report.reconciledLine());
+    } finally {
+      System.clearProperty(StackServices.PROPERTY);
+    }
+  }
+
+  @Test
+  void amqpColdStartsWithTheBrokerInAContainerReconciled() {
+    List<String> events = new ArrayList<>();
+    System.setProperty(StackServices.PROPERTY, "containers");
+    try {
+      ColdStart cs = ColdStart.builder()
+          .worker(ProcessSpec.java(GuardedWorker.class).withEnv(GuardedWorker.ALLOW_LOOPBACK, "true"))
+          .backend(ProcessSpec.java(Backend.class))
+          .broker(Broker.AMQP)
+          .listener(new ColdStartListener() {
+            @Override
+            public void event(int run, String text) {
+              events.add(run + " " + text);
+            }
+          })
+          .build();
+      ColdStartReport report = cs.run(2);
+      for (RunReconciliation run : report.runs()) {
+        assertTrue(run.passed(), run.render());
+      }
+      assertTrue(events.stream().anyMatch(e -> e.contains("RabbitMQ now accepts connections")), events.toString());
+      System.out.println("[container-coldstart] amqp: " + report.reconciledLine());
+    } finally {
+      System.clearProperty(StackServices.PROPERTY);
+    }
+  }
+
+  /** The container's log, as the local path keeps redis-server's: the server's own startup and loading lines. */
+  static void assertLogKept(Path log) {
+    try {
+      assertTrue(log != null && Files.isRegularFile(log), "the Redis container's log is kept: " + log);
+      String text = Files.readString(log);
+      assertTrue(text.contains("Ready to accept connections") || text.contains("DB loaded from disk"),
+          "the log holds the server's own lines: " + text.substring(0, Math.min(400, text.length())));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+}
