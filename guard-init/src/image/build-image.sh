@@ -59,8 +59,8 @@ mkdir -p "$work"/{os,runtime-layer/opt,app/app,layout/blobs/sha256}
 if [[ -n $libs_cp ]]; then
   # jdeps cannot resolve a classpath whose jars declare modules the others only are as automatic
   # names (commons-validator requires "commons.collections"); the apps built this way use the same
-  # clients as guard-init, whose shaded jar jdeps reads
-  deps=java.base,java.management,java.naming,java.net.http,java.security.jgss,java.security.sasl,java.sql,jdk.net,jdk.unsupported
+  # clients as guard-init, whose shaded jar jdeps reads (and the worker's probe endpoint, jdk.httpserver)
+  deps=java.base,java.management,java.naming,java.net.http,java.security.jgss,java.security.sasl,java.sql,jdk.httpserver,jdk.net,jdk.unsupported
 else
   deps=$("$java_home/bin/jdeps" --ignore-missing-deps --print-module-deps --multi-release 17 "$jar")
 fi

@@ -24,6 +24,10 @@ import org.junit.jupiter.api.Test;
 class KubernetesManifestsTest {
     static final Path DIR = Manifests.repoRoot().resolve("examples/kubernetes");
     static final Map<String, Map<String, Object>> BY_KIND = new HashMap<>();
+    /** Every document by kind/name (two ConfigMaps: the worker's env and guard-init's guard.conf). */
+    static final Map<String, Map<String, Object>> BY_NAME = new HashMap<>();
+    /** Every document as it was read, with its file, for the API schema check. */
+    static final List<Map.Entry<Path, Map<String, Object>>> DOCS = new ArrayList<>();
 
     @BeforeAll
     static void load() throws IOException {
@@ -36,8 +40,11 @@ class KubernetesManifestsTest {
             for (Map<String, Object> doc : Manifests.loadAll(f)) {
                 assertNotNull(doc.get("apiVersion"), f + ": a document without apiVersion");
                 String kind = String.valueOf(doc.get("kind"));
-                assertNotNull(Manifests.map(doc, "metadata").get("name"), f + ": " + kind + " without a name");
-                assertTrue(BY_KIND.put(kind, doc) == null, "two " + kind + " documents; this test expects one each");
+                Object name = Manifests.map(doc, "metadata").get("name");
+                assertNotNull(name, f + ": " + kind + " without a name");
+                assertTrue(BY_NAME.put(kind + "/" + name, doc) == null, "two " + kind + "/" + name + " documents");
+                BY_KIND.merge(kind, doc, (a, b) -> a); // the first of a kind
+                DOCS.add(Map.entry(f, doc));
             }
         }
     }
@@ -67,77 +74,176 @@ class KubernetesManifestsTest {
         assertTrue(grace >= longestJob + 10, "leave time to hand back unstarted jobs: " + grace);
     }
 
+    static Map<String, Object> doc(String kindAndName) {
+        Map<String, Object> d = BY_NAME.get(kindAndName);
+        assertNotNull(d, kindAndName + " not in " + DIR + ": " + BY_NAME.keySet());
+        return d;
+    }
+
+    static Map<String, Object> workerEnv() {
+        return Manifests.map(doc("ConfigMap/worker-env"), "data");
+    }
+
+    /** The pod's environment as the worker sees it: ConfigMap, then Secret (stringData). */
+    static Map<String, String> podEnv() {
+        Map<String, String> env = new java.util.LinkedHashMap<>();
+        workerEnv().forEach((k, v) -> env.put(k, String.valueOf(v)));
+        Manifests.map(doc("Secret/worker-secrets"), "stringData").forEach((k, v) -> env.put(k, String.valueOf(v)));
+        env.put("KUBERNETES_SERVICE_HOST", "10.96.0.1"); // as in every pod
+        return env;
+    }
+
+    /** guard.conf from ConfigMap worker-guard, written where an initContainer's GUARD_CONFIG would name it. */
+    static Path guardConf(Path dir) throws IOException {
+        Path conf = dir.resolve("guard.conf");
+        Files.writeString(conf, String.valueOf(Manifests.map(doc("ConfigMap/worker-guard"), "data").get("guard.conf")));
+        return conf;
+    }
+
     @Test
-    void guardInitRunsFirstAsInitContainersInExecForm() {
+    void guardInitRunsFirstAsInitContainersOnTheImagesEntrypointWithNoCredentialInArgs() {
         List<Map<String, Object>> init = containers("initContainers");
-        assertEquals(List.of("check-env", "wait"), init.stream().map(c -> String.valueOf(
-                Manifests.list(c.get("args"), c.get("name") + ".args").get(0))).toList());
+        assertEquals(List.of(List.of("check-env"), List.of("wait")), init.stream().map(c -> c.get("args")).toList(),
+                "the initContainers' args name the command only: targets and deadline come from guard.conf");
         for (Map<String, Object> c : init) {
-            assertTrue(String.valueOf(c.get("image")).startsWith("guard-init:"), c.toString());
+            assertTrue(String.valueOf(c.get("image")).matches("[a-z0-9.-]+\\.[a-z]+(:\\d+)?/.+/guard-init:[0-9.]+"),
+                    "a fully qualified image name (registry host first): " + c.get("image"));
             assertFalse(c.containsKey("command"), "initContainer " + c.get("name")
                     + " must use the image's exec-form ENTRYPOINT (no command override)");
+            List<Object> env = Manifests.list(c.get("env"), c.get("name") + ".env");
+            assertTrue(env.contains(Map.of("name", "GUARD_CONFIG", "value", "/etc/guard/guard.conf")), env.toString());
+            assertTrue(Manifests.list(c.get("volumeMounts"), "volumeMounts").stream()
+                    .anyMatch(m -> "/etc/guard".equals(Manifests.map(m, "mount").get("mountPath"))), c.get("name") + " mounts guard.conf");
         }
-        List<Object> waitArgs = Manifests.list(init.get(1).get("args"), "wait args");
-        assertTrue(waitArgs.contains("--timeout"), "wait has an explicit deadline: " + waitArgs);
         for (Map<String, Object> c : containers("containers")) {
-            List<Object> cmd = Manifests.list(c.get("command"), c.get("name") + ".command");
-            assertEquals("java", cmd.get(0), "the JVM itself is PID 1 (exec form, no sh -c): " + cmd);
+            assertFalse(c.containsKey("command"), "the image's exec-form ENTRYPOINT (the JVM itself is PID 1): " + c.get("command"));
+            assertEquals(List.of("dev.guard.examples.stack.GuardedWorker"), c.get("args"));
+            assertTrue(String.valueOf(c.get("image")).matches("[a-z0-9.-]+\\.[a-z]+(:\\d+)?/.+:[0-9.]+"), c.get("image").toString());
         }
+        // nothing a process list shows carries a password or expands a variable into one
+        for (String key : List.of("initContainers", "containers")) {
+            for (Map<String, Object> c : containers(key)) {
+                for (String field : List.of("command", "args")) {
+                    String text = String.valueOf(c.get(field));
+                    assertFalse(text.contains("$(") || Pattern.compile("://[^/@\\s]*:[^/@\\s]+@").matcher(text).find(),
+                            c.get("name") + "." + field + " would put a credential on the command line: " + text);
+                }
+            }
+        }
+        assertEquals(Boolean.FALSE, podSpec().get("automountServiceAccountToken"), "the worker needs no API token");
     }
 
     @Test
     void everyVariableTheInitContainersUseIsOneTheWorkerReadsUnderTheSameName() {
-        Set<String> provided = new HashSet<>();
-        provided.addAll(Manifests.map(BY_KIND.get("ConfigMap"), "data").keySet());
-        provided.addAll(Manifests.map(BY_KIND.get("Secret"), "stringData").keySet());
+        Set<String> provided = new HashSet<>(podEnv().keySet());
         List<Object> workerEnvFrom = Manifests.list(containers("containers").get(0).get("envFrom"), "worker envFrom");
         for (Map<String, Object> c : containers("initContainers")) {
             assertEquals(workerEnvFrom, c.get("envFrom"), c.get("name") + " reads the worker's own ConfigMap and Secret");
-            for (Object arg : Manifests.list(c.get("args"), "args")) {
-                Matcher m = Pattern.compile("\\$\\(([A-Z0-9_]+)\\)").matcher(String.valueOf(arg));
-                while (m.find()) {
-                    assertTrue(provided.contains(m.group(1)), "$(" + m.group(1) + ") in " + c.get("name")
-                            + " is in neither the ConfigMap nor the Secret: " + provided);
-                }
-            }
         }
-        String checked = String.valueOf(Manifests.list(containers("initContainers").get(0).get("args"), "args").get(2));
-        for (String name : checked.split(",")) {
-            assertTrue(provided.contains(name.split(":")[0]), "check-env requires " + name + ", which nothing provides");
+        String conf = String.valueOf(Manifests.map(doc("ConfigMap/worker-guard"), "data").get("guard.conf"));
+        Matcher m = Pattern.compile("\\$\\{([A-Z0-9_]+)\\}").matcher(conf);
+        int substitutions = 0;
+        while (m.find()) {
+            substitutions++;
+            assertTrue(provided.contains(m.group(1)), "${" + m.group(1) + "} in guard.conf is in neither the ConfigMap nor the Secret: " + provided);
         }
-        for (String secretish : List.of("AMQP_URL")) {
-            assertFalse(Manifests.map(BY_KIND.get("ConfigMap"), "data").containsKey(secretish),
-                    secretish + " carries a password: Secret, not ConfigMap");
+        assertTrue(substitutions > 0, "guard.conf builds its targets from the pod's environment: " + conf);
+        for (String withPassword : Manifests.map(doc("Secret/worker-secrets"), "stringData").keySet()) {
+            assertFalse(workerEnv().containsKey(withPassword), withPassword + " carries a password: Secret, not ConfigMap");
         }
     }
 
     /**
-     * The shipped check-env initContainer, run over the shipped ConfigMap and Secret as the pod sees
+     * The shipped check-env initContainer, run over the shipped ConfigMaps and Secret as the pod sees
      * them: the Secret's {@code change-me-in-cluster} password is refused (exit 78, masked), and once
-     * a real password replaces it every setting passes, each checked as what its name says.
+     * a real password replaces it every setting passes.
      */
     @Test
-    void theShippedCheckEnvRefusesTheSecretsPlaceholderUntilItIsReplaced() {
-        Map<String, String> env = new java.util.LinkedHashMap<>();
-        Manifests.map(BY_KIND.get("ConfigMap"), "data").forEach((k, v) -> env.put(k, String.valueOf(v)));
-        Manifests.map(BY_KIND.get("Secret"), "stringData").forEach((k, v) -> env.put(k, String.valueOf(v)));
-        env.put("KUBERNETES_SERVICE_HOST", "10.96.0.1"); // as in every pod
+    void theShippedCheckEnvRefusesTheSecretsPlaceholderUntilItIsReplaced(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+        Map<String, String> env = podEnv();
+        env.put("GUARD_CONFIG", guardConf(dir).toString());
         String[] args = Manifests.list(containers("initContainers").get(0).get("args"), "args").stream()
                 .map(String::valueOf).toArray(String[]::new);
 
         Cli.Result shipped = Cli.run(env, args);
         assertEquals(ExitCodes.CONFIG, shipped.code(), shipped.toString());
-        assertTrue(shipped.err().contains("ERROR PLACEHOLDER: AMQP_URL's password is a placeholder"), shipped.toString());
+        assertTrue(shipped.err().contains("ERROR PLACEHOLDER: REDIS_URL's password is a placeholder"), shipped.toString());
         assertEquals(1, shipped.err().lines().filter(l -> l.startsWith("ERROR ")).count(), shipped.toString());
         assertFalse(shipped.both().contains("change-me-in-cluster"), "the placeholder password is printed: " + shipped);
 
-        env.put("AMQP_URL", String.valueOf(env.get("AMQP_URL")).replace("change-me-in-cluster", "Zq8-real-pw"));
+        env.put("REDIS_URL", env.get("REDIS_URL").replace("change-me-in-cluster", "Zq8-real-pw"));
         Cli.Result replaced = Cli.run(env, args);
         assertEquals(ExitCodes.OK, replaced.code(), replaced.toString());
         assertFalse(replaced.both().contains("Zq8-real-pw"), replaced.toString());
-        for (String inferred : List.of("REDIS_URL  .*\\(checked as a URL: the name ends in _URL\\)",
-                "KAFKA_BOOTSTRAP  .*\\(checked as a host list: the name contains BOOTSTRAP .*\\)")) {
-            assertTrue(replaced.out().lines().anyMatch(l -> l.trim().matches(inferred)), inferred + " in\n" + replaced);
+        assertTrue(replaced.out().lines().anyMatch(l -> l.trim().matches("REDIS_URL  .*\\(checked as a URL: the name ends in _URL\\)")),
+                replaced.toString());
+    }
+
+    @Test
+    void theWaitInitContainerWaitsForWhatTheWorkerUsesAndNothingElse(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        // the real CLI over the shipped guard.conf, Redis pointed at a closed port: it gives up after
+        // --timeout and lists every target it waited for
+        Map<String, String> env = podEnv();
+        env.put("GUARD_CONFIG", guardConf(dir).toString());
+        env.put("REDIS_URL", "redis://:Zq8-real-pw@127.0.0.1:1");
+        Cli.Result r = Cli.run(env, "wait", "--json", "--timeout", "1s");
+        assertEquals(ExitCodes.UNAVAILABLE, r.code(), r.toString());
+        com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
+        List<String> kinds = new ArrayList<>();
+        json.get("targets").forEach(t -> kinds.add(t.get("kind").asText()));
+        assertEquals("redis", workerEnv().get("JOB_BROKER"));
+        assertEquals(List.of("redis"), kinds, "the worker uses Redis only: " + r.out());
+        assertFalse(r.both().contains("Zq8-real-pw"), r.toString());
+        assertTrue(json.get("settings").get("deadlineFrom").asText().startsWith("--timeout"));
+    }
+
+    @Test
+    void theWorkerHasProbesOnItsHealthPortAndLivenessOutlastsTheLongestJob() {
+        Map<String, Object> worker = containers("containers").get(0);
+        Map<String, Object> port = Manifests.map(Manifests.list(worker.get("ports"), "ports").get(0), "port");
+        assertEquals(String.valueOf(port.get("containerPort")), String.valueOf(workerEnv().get("HEALTH_PORT")),
+                "the probes' port is the one the worker serves (HEALTH_PORT)");
+        Map<String, Object> readiness = Manifests.map(Manifests.map(worker, "readinessProbe"), "httpGet");
+        Map<String, Object> liveness = Manifests.map(Manifests.map(worker, "livenessProbe"), "httpGet");
+        assertEquals("/readyz", readiness.get("path"));
+        assertEquals("/livez", liveness.get("path"));
+        assertEquals(port.get("name"), readiness.get("port"));
+        assertEquals(port.get("name"), liveness.get("port"));
+        long longestJob = Long.parseLong(String.valueOf(
+                Manifests.map(Manifests.map(BY_KIND.get("Deployment"), "metadata"), "annotations").get("guard.dev/longest-job-seconds")));
+        long stall = Long.parseLong(String.valueOf(podEnv().getOrDefault("LIVENESS_STALL_S", "120")));
+        assertTrue(stall > longestJob, "/livez fails after " + stall + " s without progress: a " + longestJob + " s job would be killed");
+    }
+
+    /**
+     * Every document deserialized strictly into the Kubernetes API's own models (the official Java
+     * client's, generated from the API server's OpenAPI schema): an unknown or misplaced field is
+     * an error there, not a silently ignored key as in {@code kubectl apply} without validation.
+     */
+    @Test
+    void everyDocumentIsValidForTheKubernetesApiSchema() throws Exception {
+        for (Map.Entry<Path, Map<String, Object>> e : DOCS) {
+            String json = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(e.getValue());
+            try {
+                KubernetesSchema.validate(e.getValue(), json);
+            } catch (IllegalArgumentException | IOException bad) {
+                throw new AssertionError(e.getKey().getFileName() + ": " + bad.getMessage(), bad);
+            }
+        }
+    }
+
+    @Test
+    void theSchemaCheckRefusesAMisspeltOrMisplacedField() throws Exception {
+        Map<String, Object> deployment = BY_KIND.get("Deployment");
+        String json = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(deployment);
+        for (String[] edit : List.of(new String[] {"\"readinessProbe\"", "\"readinesProbe\""},
+                new String[] {"\"automountServiceAccountToken\"", "\"automountServiceToken\""},
+                new String[] {"\"terminationGracePeriodSeconds\"", "\"terminationGracePeriod\""})) {
+            String broken = json.replace(edit[0], edit[1]);
+            assertTrue(!broken.equals(json), edit[0]);
+            IllegalArgumentException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> KubernetesSchema.validate(deployment, broken), edit[1] + " accepted");
+            assertTrue(refused.getMessage().contains(edit[1].replace("\"", "")), refused.getMessage());
         }
     }
 

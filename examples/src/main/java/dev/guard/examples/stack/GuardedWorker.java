@@ -69,11 +69,16 @@ import org.slf4j.LoggerFactory;
  * {@code job <id> rejected: <reason>}, {@code job <id> failed: <reason>}; exits after
  * {@code WORKER_IDLE_EXIT_MS} without a job, or on SIGTERM, printing the ledger's summary.
  * {@code READY_DEADLINE_S} bounds the readiness wait (default 60); {@code JOB_WORK_MS} is the time
- * each accepted job takes (default 0).
+ * each accepted job takes (default 0); {@code HEALTH_PORT} serves the probe endpoints
+ * ({@link HealthEndpoint}).
  */
 public final class GuardedWorker {
   /** Set to {@code true} to accept loopback URLs (a stack on one machine, as the demo runs it). */
   public static final String ALLOW_LOOPBACK = "GUARD_ALLOW_LOOPBACK";
+  /** Port of the probe endpoints /readyz and /livez ({@link HealthEndpoint}); unset: none. */
+  public static final String HEALTH_PORT = "HEALTH_PORT";
+  /** /livez fails after this many seconds without progress; must exceed the longest job (default 120). */
+  public static final String LIVENESS_STALL_S = "LIVENESS_STALL_S";
   /** The job type the worker consumes. */
   public static final String JOB_TYPE = "thumbnail";
 
@@ -85,6 +90,7 @@ public final class GuardedWorker {
   private final String queue;
   private final long idleExitMs;
   private final long workMs;
+  private final HealthEndpoint health;
   private final Ledger ledger = new Ledger();
   private final AtomicLong lastJobAt = new AtomicLong(System.currentTimeMillis());
   private final AtomicReference<String> lastDeadLetterReason = new AtomicReference<>("");
@@ -96,6 +102,13 @@ public final class GuardedWorker {
     this.queue = env.getOrDefault(StackContract.JOB_QUEUE, "jobs");
     this.idleExitMs = Long.parseLong(env.getOrDefault(StackContract.WORKER_IDLE_EXIT_MS, "0"));
     this.workMs = Long.parseLong(env.getOrDefault(StackContract.JOB_WORK_MS, "0"));
+    String healthPort = env.get(HEALTH_PORT);
+    this.health = healthPort == null || healthPort.isBlank() ? null
+        : HealthEndpoint.start(Integer.parseInt(healthPort.trim()),
+            Duration.ofSeconds(Long.parseLong(env.getOrDefault(LIVENESS_STALL_S, "120"))));
+    if (health != null) {
+      LOG.info("health endpoint on port {}: /readyz (200 while consuming), /livez", health.port());
+    }
   }
 
   /** Runs the worker on the process environment; SIGTERM stops it after the current job. */
@@ -115,6 +128,9 @@ public final class GuardedWorker {
     if (running) {
       LOG.info("SIGTERM: finishing the current job, then stopping");
       running = false;
+      if (health != null) {
+        health.phase(HealthEndpoint.Phase.DRAINING);
+      }
     }
     try {
       stopped.await(8, TimeUnit.SECONDS);
@@ -128,6 +144,9 @@ public final class GuardedWorker {
       return runGuarded();
     } finally {
       running = false;
+      if (health != null) {
+        health.close();
+      }
       stopped.countDown();
     }
   }
@@ -170,6 +189,9 @@ public final class GuardedWorker {
     }
     long waited = (System.nanoTime() - gateStart) / 1_000_000;
     LOG.info("dependencies ready after {} ms at {}: {}", waited, System.currentTimeMillis(), String.join(" -> ", path));
+    if (health != null && running) {
+      health.phase(HealthEndpoint.Phase.CONSUMING);
+    }
 
     // 3. the boundary, 4. the loop
     Schemas schemas = Schemas.builder()
@@ -212,6 +234,7 @@ public final class GuardedWorker {
       LOG.info("consuming {} (crash-safe: BLMOVE to {}, ack by LREM; dead letters to {})", queue,
           jobs.processingList(), dead.listKey());
       while (running) {
+        progress();
         Optional<RedisJob> job = jobs.fetch();
         if (job.isEmpty()) {
           if (idle()) {
@@ -259,6 +282,14 @@ public final class GuardedWorker {
           }
         }, consumerTag -> { });
         while (running && !idle()) {
+          progress();
+          if (!connection.isOpen()) {
+            // no automatic recovery: exit, so the restart policy starts a worker that waits for
+            // RabbitMQ again; unacked deliveries go back to the queue with the connection
+            LOG.error("connection to RabbitMQ lost ({}): stopping, unacked jobs return to {}",
+                Redaction.maskText(String.valueOf(connection.getCloseReason())), queue);
+            return 70;
+          }
           Thread.sleep(100);
         }
         channel.basicCancel(tag);
@@ -270,6 +301,7 @@ public final class GuardedWorker {
   private void handle(JobBoundary<Accepted> boundary, String raw, SourceInfo source, String results,
       RedisCommands<String, String> redis) {
     lastJobAt.set(System.currentTimeMillis());
+    progress();
     String id = idFor(raw);
     LOG.info("job {} received", id);
     Outcome outcome = boundary.handle(raw.getBytes(StandardCharsets.UTF_8), source, job -> {
@@ -302,6 +334,12 @@ public final class GuardedWorker {
         .onRetry(e -> LOG.warn("job {}: result write failed ({}), retry {}", id,
             Redaction.maskText(String.valueOf(e.getLastException())), e.getAttemptCount()))
         .build();
+  }
+
+  private void progress() {
+    if (health != null) {
+      health.progress();
+    }
   }
 
   /** The job's work: {@code JOB_WORK_MS} of it (a thumbnail takes time; 0 by default). */
