@@ -91,12 +91,20 @@ official() { podman image exists "$1" && [[ -z $(current "$1") || $(current "$1"
 work=${GUARD_STANDIN_WORK:-/var/tmp/guard-standins}
 mkdir -p "$work"
 
+# plan IMAGE PKG...: sets ref (docker.io/library/IMAGE:<version of the first PKG>) and k (its
+# key); false when there is nothing to build (an official image there, or the stand-in up to date)
+plan() {
+  local image=$1 p version; shift
+  for p in "$@"; do installed "$p" || die "$p must be installed (apt-get install $p)"; done
+  version=$(dpkg-query -W -f='${Version}' "$1" | sed 's/^[0-9]*://; s/[-+].*//')
+  ref=docker.io/library/$image:$version
+  k=$(key "$@")
+  if official "$ref"; then log "$ref: an official (pulled) image is there; kept"; return 1; fi
+  if [[ $(current "$ref") == "$k" ]]; then log "$ref: up to date"; return 1; fi
+}
+
 build_redis() {
-  installed redis-server && installed redis-tools || die "redis-server and redis-tools must be installed (apt-get install redis-server)"
-  local version; version=$(dpkg-query -W -f='${Version}' redis-server | sed 's/^[0-9]*://; s/[-+].*//')
-  local ref=docker.io/library/redis:$version k; k=$(key redis-server redis-tools)
-  official "$ref" && { log "$ref: an official (pulled) image is there; kept"; return; }
-  [[ $(current "$ref") == "$k" ]] && { log "$ref: up to date"; return; }
+  plan redis redis-server redis-tools || return 0
   rootfs "$work/redis" redis-server redis-tools >/dev/null
   # the official image's entrypoint: `redis-server ARGS` runs without protected mode (there is no
   # config file to bind it to loopback), so other containers may connect
@@ -114,11 +122,7 @@ EOF
 }
 
 build_rabbitmq() {
-  installed rabbitmq-server || die "rabbitmq-server must be installed (apt-get install rabbitmq-server)"
-  local version; version=$(dpkg-query -W -f='${Version}' rabbitmq-server | sed 's/^[0-9]*://; s/[-+].*//')
-  local ref=docker.io/library/rabbitmq:$version k; k=$(key rabbitmq-server)
-  official "$ref" && { log "$ref: an official (pulled) image is there; kept"; return; }
-  [[ $(current "$ref") == "$k" ]] && { log "$ref: up to date"; return; }
+  plan rabbitmq rabbitmq-server || return 0
   local dir=$work/rabbitmq
   rootfs "$dir" rabbitmq-server procps >/dev/null
   # what the official image configures: guest may log in from other containers, and a fixed
@@ -135,14 +139,10 @@ build_rabbitmq() {
 }
 
 # nats: the test fixtures' NatsServer runs nats:<version> where no local nats-server is installed
-# or guard.fixtures.backend=docker (ContainerFixturesIT); the official image's entrypoint is
+# or guard.fixtures.backend=docker (ContainerNatsServerIT); the official image's entrypoint is
 # nats-server itself
 build_nats() {
-  installed nats-server || die "nats-server must be installed (apt-get install nats-server)"
-  local version; version=$(dpkg-query -W -f='${Version}' nats-server | sed 's/^[0-9]*://; s/[-+].*//')
-  local ref=docker.io/library/nats:$version k; k=$(key nats-server)
-  official "$ref" && { log "$ref: an official (pulled) image is there; kept"; return; }
-  [[ $(current "$ref") == "$k" ]] && { log "$ref: up to date"; return; }
+  plan nats nats-server || return 0
   rootfs "$work/nats" nats-server >/dev/null
   import_image "$ref" "$work/nats" "$k" \
     'ENTRYPOINT ["/usr/sbin/nats-server"]' 'ENV PATH=/usr/sbin:/usr/bin:/sbin:/bin' 'EXPOSE 4222'

@@ -32,12 +32,14 @@ public final class Engine {
 
     /** The engine of this machine; throws an AssertionError naming what is missing. */
     public static Engine require() {
+        String host = System.getenv("DOCKER_HOST");
+        return require(host == null || host.isBlank() ? "unix://" + PODMAN_SOCKET : host);
+    }
+
+    /** The engine at {@code host} ({@code unix:///path}); throws an AssertionError naming what is missing. */
+    public static Engine require(String host) {
         String how = " Provide one with .ci/engine (as root: installs Debian's podman and docker-compose, serves "
                 + "the Docker API on " + PODMAN_SOCKET + "), or point DOCKER_HOST at a Docker engine.";
-        String host = System.getenv("DOCKER_HOST");
-        if (host == null || host.isBlank()) {
-            host = "unix://" + PODMAN_SOCKET;
-        }
         if (!host.startsWith("unix://")) {
             throw new AssertionError("DOCKER_HOST=" + host + ": the engine tests need a unix socket." + how);
         }

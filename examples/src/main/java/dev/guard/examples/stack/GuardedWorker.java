@@ -261,41 +261,53 @@ public final class GuardedWorker {
   private int consumeAmqp(Schemas schemas, RedisCommands<String, String> redis, String amqpUrl) throws Exception {
     ConnectionFactory factory = new ConnectionFactory();
     factory.setUri(amqpUrl);
+    // no automatic recovery (amqp-client's default): a recovered channel starts its delivery tags
+    // again, and a lost connection is better answered by a new worker that waits for RabbitMQ
+    // again (exit 70, the restart policy); the unacked deliveries go back to the queue meanwhile
+    factory.setAutomaticRecoveryEnabled(false);
     String results = queue + StackContract.RESULTS_SUFFIX;
     String deadQueue = queue + StackContract.DEAD_SUFFIX;
-    try (Connection connection = factory.newConnection(CONSUMER);
-        Channel channel = connection.createChannel()) {
+    Connection connection = factory.newConnection(CONSUMER);
+    try {
+      Channel channel = connection.createChannel();
       channel.queueDeclare(queue, true, false, false, null);
       channel.queueDeclare(deadQueue, true, false, false, null);
       channel.basicQos(20);
-      try (AmqpDeadLetters dead = AmqpDeadLetters.toQueue(connection, deadQueue)) {
-        JobBoundary<Accepted> boundary = boundary(schemas, dead);
-        LOG.info("consuming rabbitmq queue {} (manual ack, dead letters to {})", queue, deadQueue);
-        String tag = channel.basicConsume(queue, false, (consumerTag, delivery) -> {
-          long deliveryTag = delivery.getEnvelope().getDeliveryTag();
-          String raw = new String(delivery.getBody(), StandardCharsets.UTF_8);
-          try {
-            handle(boundary, raw, SourceInfo.amqp(queue, delivery.getProperties().getMessageId()), results, redis);
-            channel.basicAck(deliveryTag, false);
-          } catch (DeadLetterException e) {
-            channel.basicNack(deliveryTag, false, true);
-          }
-        }, consumerTag -> { });
-        while (running && !idle()) {
-          progress();
-          if (!connection.isOpen()) {
-            // no automatic recovery: exit, so the restart policy starts a worker that waits for
-            // RabbitMQ again; unacked deliveries go back to the queue with the connection
-            LOG.error("connection to RabbitMQ lost ({}): stopping, unacked jobs return to {}",
-                Redaction.maskText(String.valueOf(connection.getCloseReason())), queue);
-            return 70;
-          }
-          Thread.sleep(100);
+      AmqpDeadLetters dead = AmqpDeadLetters.toQueue(connection, deadQueue);
+      JobBoundary<Accepted> boundary = boundary(schemas, dead);
+      LOG.info("consuming rabbitmq queue {} (manual ack, dead letters to {})", queue, deadQueue);
+      String tag = channel.basicConsume(queue, false, (consumerTag, delivery) -> {
+        if (!channel.isOpen()) {
+          // prefetched before the connection was lost: it cannot be acked, RabbitMQ delivers it
+          // again to the next worker; working on it here would only do it twice
+          return;
         }
-        channel.basicCancel(tag);
+        long deliveryTag = delivery.getEnvelope().getDeliveryTag();
+        String raw = new String(delivery.getBody(), StandardCharsets.UTF_8);
+        try {
+          handle(boundary, raw, SourceInfo.amqp(queue, delivery.getProperties().getMessageId()), results, redis);
+          channel.basicAck(deliveryTag, false);
+        } catch (DeadLetterException e) {
+          channel.basicNack(deliveryTag, false, true);
+        }
+      }, consumerTag -> { });
+      while (running && !idle()) {
+        progress();
+        if (!connection.isOpen()) {
+          LOG.error("connection to RabbitMQ lost ({}): stopping; its unacked jobs return to {}",
+              Redaction.maskText(String.valueOf(connection.getCloseReason())), queue);
+          return 70;
+        }
+        Thread.sleep(100);
+      }
+      channel.basicCancel(tag);
+      dead.close();
+      return 0;
+    } finally {
+      if (connection.isOpen()) {
+        connection.close(); // and its channels
       }
     }
-    return 0;
   }
 
   private void handle(JobBoundary<Accepted> boundary, String raw, SourceInfo source, String results,

@@ -37,7 +37,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * an override that gives the backends a directory to write their manifests to.
  *
  * <p>Runs: {@code guard.compose.runs} cold starts (default 5); one where Redis is killed
- * (SIGKILL) and restarted while the workers are mid-run; and the naive worker in place of the
+ * (SIGKILL) and restarted while the workers are mid-run, one where RabbitMQ is; and the naive worker in place of the
  * guarded one, twice (as shipped, and with its URL fixed), which must fail reconciliation.
  * Figures go to {@code examples/target/compose-it/figures.txt} and the test output. The images
  * come from the build: guard-init's (module guard-init, built first) and this module's.
@@ -119,28 +119,41 @@ class ComposeStackIT {
     @Test
     @Order(2)
     void redisKilledAndRestartedMidRunLosesNoJob() throws Exception {
-        // 10 ms per job: the workers are mid-run (about 10 s of work each) when Redis dies
+        killAndRestartMidRun("redis", "worker");
+    }
+
+    @Test
+    @Order(2)
+    void rabbitmqKilledAndRestartedMidRunLosesNoJob() throws Exception {
+        // the RabbitMQ worker loses its connection (no automatic recovery): it exits 70, the
+        // restart policy brings it back, it waits for RabbitMQ, and the unacked deliveries return
+        killAndRestartMidRun("rabbitmq", "worker-amqp");
+    }
+
+    /** SIGKILLs {@code service} once {@code watched} has processed 200 jobs, starts it 3 s later; every job must reconcile. */
+    void killAndRestartMidRun(String service, String watched) throws Exception {
+        // 10 ms per job: the workers are mid-run (about 10 s of work each) when the service dies
         String slow = "  worker:\n    environment:\n      JOB_WORK_MS: \"10\"\n"
                 + "  worker-amqp:\n    environment:\n      JOB_WORK_MS: \"10\"\n";
-        try (Stack stack = new Stack("guardkill", slow)) {
+        try (Stack stack = new Stack("guardkill" + service, slow)) {
             long start = System.nanoTime();
             stack.upOk();
-            stack.awaitLog("worker", l -> countProcessed(l) >= 200, "200 jobs processed by worker");
+            stack.awaitLog(watched, l -> countProcessed(l) >= 200, "200 jobs processed by " + watched);
             stack.awaitExited("backend");
             stack.awaitExited("backend-amqp");
-            int before = countProcessed(stack.logs("worker"));
-            engine.podmanOk("kill", "--signal", "KILL", stack.container("redis"));
+            int before = countProcessed(stack.logs(watched));
+            engine.podmanOk("kill", "--signal", "KILL", stack.container(service));
             double killedAt = seconds(start);
-            // the outage: the workers meet a dead Redis while it is down
+            // the outage: the workers meet a dead server while it is down
             Thread.sleep(3000);
-            BoundedRun.Result restart = stack.compose(Duration.ofMinutes(2), "start", "redis");
+            BoundedRun.Result restart = stack.compose(Duration.ofMinutes(2), "start", service);
             assertEquals(0, restart.exit(), restart.output());
             Map<Flow, Reconciler.Tally> tallies = stack.awaitOutcomes();
             double done = seconds(start);
             List<String> failures = new ArrayList<>();
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
-                    "redis killed at %.1f s (worker had processed %d), restarted 3 s later; every job had its outcome at %.1f s;",
-                    killedAt, before, done));
+                    "%s killed at %.1f s (%s had processed %d), restarted 3 s later; every job had its outcome at %.1f s;",
+                    service, killedAt, watched, before, done));
             for (Flow f : FLOWS) {
                 Reconciler.Tally t = tallies.get(f);
                 line.append(String.format(Locale.ROOT, " %s: %d processed + %d rejected of %d, restarts %s;", f.worker(),
