@@ -17,8 +17,8 @@ import java.time.Duration;
  * default, which still left the worker on the dead address for half a minute; the stack's mains
  * set it to {@value #DNS_TTL_SECONDS} s ({@link #shortDnsCache}) unless it is set already.
  *
- * <p>Commands time out after {@value #COMMAND_TIMEOUT_SECONDS} s (lettuce: 60 s), so a write
- * that waits for a reconnect is retried within the retry budget instead of using it all up.
+ * <p>Commands time out after {@value #COMMAND_TIMEOUT_SECONDS} s (lettuce: 60 s), and a lost
+ * connection is retried at least every 2 s (lettuce: backoff up to 30 s).
  */
 final class StackRedis implements AutoCloseable {
   static final int DNS_TTL_SECONDS = 2;
@@ -41,6 +41,10 @@ final class StackRedis implements AutoCloseable {
   StackRedis(String url) {
     this.resources = DefaultClientResources.builder()
         .addressResolverGroup(DefaultAddressResolverGroup.INSTANCE)
+        // reconnect at least every 2 s (lettuce: backoff up to 30 s), so a Redis that is back is
+        // found within seconds, not at the next of a few half-minute attempts
+        .reconnectDelay(io.lettuce.core.resource.Delay.exponential(Duration.ofMillis(100), Duration.ofSeconds(2), 2,
+            java.util.concurrent.TimeUnit.MILLISECONDS))
         .build();
     this.client = RedisClient.create(resources, url);
     client.setDefaultTimeout(Duration.ofSeconds(COMMAND_TIMEOUT_SECONDS));
