@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * offline, no engine needed) and right in the ways that lose jobs when wrong.
  */
 class ComposeFileTest {
-    static final Path COMPOSE_DIR = Manifests.repoRoot().resolve("compose");
+    static final Path COMPOSE_DIR = dev.guard.testing.Checkout.root().resolve("compose");
     static final Path FILE = COMPOSE_DIR.resolve("docker-compose.yml");
     /**
      * Hang guard for {@code docker-compose config -q}: offline it parses one file in about a

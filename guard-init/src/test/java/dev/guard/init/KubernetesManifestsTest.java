@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 
 /** examples/kubernetes/: parsed, and checked for what loses jobs on scale-down or at start-up. */
 class KubernetesManifestsTest {
-    static final Path DIR = Manifests.repoRoot().resolve("examples/kubernetes");
+    static final Path DIR = dev.guard.testing.Checkout.root().resolve("examples/kubernetes");
     static final Map<String, Map<String, Object>> BY_KIND = new HashMap<>();
     /** Every document by kind/name (two ConfigMaps: the worker's env and guard-init's guard.conf). */
     static final Map<String, Map<String, Object>> BY_NAME = new HashMap<>();

@@ -18,20 +18,6 @@ import org.yaml.snakeyaml.Yaml;
 final class Manifests {
     private Manifests() {}
 
-    /** The repository root: two levels above guard-init/target (guard.build.dir), else found from the working dir. */
-    static Path repoRoot() {
-        String build = System.getProperty("guard.build.dir");
-        Path start = build != null ? Path.of(build).toAbsolutePath() : Path.of("").toAbsolutePath();
-        for (Path p = start; p != null; p = p.getParent()) {
-            if (Files.isDirectory(p.resolve("compose")) && Files.isRegularFile(p.resolve("pom.xml"))
-                    && Files.isDirectory(p.resolve("guard-init"))) {
-                return p;
-            }
-        }
-        throw new IllegalStateException("cannot find the repository root (a directory with pom.xml, compose/ and guard-init/) "
-                + "above " + start + ": run the tests from the repository through Maven");
-    }
-
     static List<Map<String, Object>> loadAll(Path file) throws IOException {
         List<Map<String, Object>> docs = new ArrayList<>();
         try (Reader r = Files.newBufferedReader(file)) {

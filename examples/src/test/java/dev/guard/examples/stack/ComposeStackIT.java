@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.guard.examples.coldstart.Reconciler;
 import dev.guard.testing.BoundedRun;
+import dev.guard.testing.Checkout;
 import dev.guard.testing.Engine;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -44,7 +45,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ComposeStackIT {
-    static final Path ROOT = repoRoot();
+    static final Path ROOT = Checkout.root();
     static final Path COMPOSE_DIR = ROOT.resolve("compose");
     static final int RUNS = Integer.getInteger("guard.compose.runs", 5);
     static final int JOBS = 1000;
@@ -72,9 +73,7 @@ class ComposeStackIT {
         engine = Engine.require();
         engine.load(ROOT.resolve("guard-init/target/guard-init-image.tar"));
         engine.load(ROOT.resolve("examples/target/guard-examples-image.tar"));
-        BoundedRun.Result standins = BoundedRun.run(List.of("bash", COMPOSE_DIR.resolve("standins/build.sh").toString()),
-                Duration.ofMinutes(10));
-        assertEquals(0, standins.exit(), "compose/standins/build.sh: " + standins.output());
+        Checkout.buildStandIns();
         out = Path.of(System.getProperty("guard.build.dir", "target"), "compose-it").toAbsolutePath();
         deleteTree(out);
         Files.createDirectories(out);
@@ -218,16 +217,6 @@ class ComposeStackIT {
                     + ", " + t.processed().size() + " processed, " + t.missing().size() + " missing without a log line ("
                     + t.missing().subList(0, Math.min(3, t.missing().size())) + "); reconciliation says: " + t.violations());
         }
-    }
-
-    /** The checkout: the directory above this module's holding compose/docker-compose.yml. */
-    static Path repoRoot() {
-        for (Path d = Path.of(System.getProperty("user.dir")).toAbsolutePath(); d != null; d = d.getParent()) {
-            if (Files.isRegularFile(d.resolve("compose/docker-compose.yml"))) {
-                return d;
-            }
-        }
-        throw new IllegalStateException("compose/docker-compose.yml not found above " + System.getProperty("user.dir"));
     }
 
     static void deleteTree(Path dir) throws IOException {
