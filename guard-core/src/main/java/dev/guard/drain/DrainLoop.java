@@ -109,7 +109,7 @@ public final class DrainLoop<J> {
             drain.jobHandBackFailed(id);
             LOG.error("guard drain: HAND-BACK FAILED for job {}: {}. The job may be lost unless the queue kept a copy;"
                     + " reconcile it by id. The worker will exit with code {}.", id, e.getMessage(),
-                    ShutdownReceipt.EXIT_HAND_BACK_FAILED);
+                    dev.guard.ExitCodes.SOFTWARE);
             onHandBackFailed.accept(id, e);
         }
     }

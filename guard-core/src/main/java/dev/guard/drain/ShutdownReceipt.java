@@ -2,6 +2,7 @@ package dev.guard.drain;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.guard.ExitCodes;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,9 +13,6 @@ import java.util.Map;
  * stops; {@link #exitCode()} is what {@code main} should exit with.
  */
 public final class ShutdownReceipt {
-
-    /** Exit code after a drain in which a hand-back failed (sysexits EX_SOFTWARE). */
-    public static final int EXIT_HAND_BACK_FAILED = 70;
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -82,9 +80,9 @@ public final class ShutdownReceipt {
         return handBackFailedIds.isEmpty() && fetched == done + failed + handedBack;
     }
 
-    /** 0 after a clean drain, {@value #EXIT_HAND_BACK_FAILED} when a job could not be handed back or is unaccounted for. */
+    /** 0 after a clean drain, {@link ExitCodes#SOFTWARE} (70) when a job could not be handed back or is unaccounted for. */
     public int exitCode() {
-        return clean() ? 0 : EXIT_HAND_BACK_FAILED;
+        return clean() ? ExitCodes.OK : ExitCodes.SOFTWARE;
     }
 
     /** One line for the log: {@code guard drain receipt: worker=... fetched=... done=... handed_back=...}. */

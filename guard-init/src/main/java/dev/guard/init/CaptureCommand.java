@@ -1,5 +1,6 @@
 package dev.guard.init;
 
+import dev.guard.ExitCodes;
 import dev.guard.init.diagnose.Capture;
 import dev.guard.init.diagnose.CaptureException;
 import java.io.PrintWriter;

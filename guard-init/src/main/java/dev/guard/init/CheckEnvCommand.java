@@ -1,5 +1,6 @@
 package dev.guard.init;
 
+import dev.guard.ExitCodes;
 import dev.guard.config.ConfigGuard;
 import dev.guard.config.ConfigReport;
 import dev.guard.config.SettingType;

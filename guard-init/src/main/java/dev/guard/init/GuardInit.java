@@ -1,5 +1,6 @@
 package dev.guard.init;
 
+import dev.guard.ExitCodes;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.util.Map;

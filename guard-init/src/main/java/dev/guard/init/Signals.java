@@ -1,5 +1,6 @@
 package dev.guard.init;
 
+import dev.guard.ExitCodes;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**

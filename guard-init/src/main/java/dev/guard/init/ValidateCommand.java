@@ -1,5 +1,6 @@
 package dev.guard.init;
 
+import dev.guard.ExitCodes;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

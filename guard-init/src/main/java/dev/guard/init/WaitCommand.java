@@ -1,5 +1,6 @@
 package dev.guard.init;
 
+import dev.guard.ExitCodes;
 import dev.guard.config.Redaction;
 import dev.guard.ready.ProbeResult;
 import dev.guard.ready.ProbeState;

@@ -1,5 +1,6 @@
 package dev.guard.init;
 
+import dev.guard.ExitCodes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
