@@ -1,5 +1,6 @@
 package dev.guard.init;
 
+import dev.guard.config.GuardSettings;
 import dev.guard.ExitCodes;
 import dev.guard.config.ConfigGuard;
 import dev.guard.config.ConfigReport;
@@ -64,23 +65,23 @@ final class CheckEnvCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        List<Settings.Sourced<String>> names;
-        Settings.Sourced<Boolean> loopback;
+        List<GuardSettings.Sourced<String>> names;
+        GuardSettings.Sourced<Boolean> loopback;
         try {
-            Settings settings = Settings.load(root.env, config.file);
-            names = settings.list(require, "--require", Settings.ENV_REQUIRE, "require", Settings::splitNames);
-            loopback = settings.flag(allowLoopback, "--allow-loopback", Settings.ENV_ALLOW_LOOPBACK, "allow-loopback");
-        } catch (Settings.BadSetting e) {
+            GuardSettings settings = GuardSettings.load(root.env, config.file);
+            names = settings.list(require, "--require", GuardSettings.ENV_REQUIRE, "require", GuardSettings::splitNames);
+            loopback = settings.flag(allowLoopback, "--allow-loopback", GuardSettings.ENV_ALLOW_LOOPBACK, "allow-loopback");
+        } catch (GuardSettings.BadSetting e) {
             err.println("guard-init check-env: " + e.getMessage());
-            return e.exitCode;
+            return e.exitCode();
         }
         if (names.isEmpty()) {
             err.println("guard-init check-env: no variable to check. Action: give --require NAME (e.g. --require REDIS_URL:url), "
-                    + "or set " + Settings.ENV_REQUIRE + ", or guard.require in the --config file");
+                    + "or set " + GuardSettings.ENV_REQUIRE + ", or guard.require in the --config file");
             return ExitCodes.USAGE;
         }
         ConfigGuard.Builder b = ConfigGuard.builder().environment(root.env).allowLoopback(loopback.value());
-        for (Settings.Sourced<String> n : names) {
+        for (GuardSettings.Sourced<String> n : names) {
             String spec = n.value().trim();
             int colon = spec.indexOf(':');
             if (colon < 0) {

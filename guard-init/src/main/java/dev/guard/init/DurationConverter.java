@@ -1,5 +1,6 @@
 package dev.guard.init;
 
+import dev.guard.config.GuardSettings;
 import java.time.Duration;
 import picocli.CommandLine;
 
@@ -8,7 +9,7 @@ final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
     @Override
     public Duration convert(String value) {
         try {
-            Duration d = Settings.parseDuration(value);
+            Duration d = GuardSettings.parseDuration(value);
             if (d.isZero()) {
                 throw new CommandLine.TypeConversionException("'" + value + "' must be more than zero");
             }

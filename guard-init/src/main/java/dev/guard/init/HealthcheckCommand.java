@@ -1,5 +1,6 @@
 package dev.guard.init;
 
+import dev.guard.config.GuardSettings;
 import dev.guard.ExitCodes;
 import dev.guard.ready.ProbeResult;
 import dev.guard.ready.Probes;
@@ -59,20 +60,20 @@ final class HealthcheckCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        List<Settings.Sourced<String>> resolved;
-        Settings.Sourced<Duration> attempt;
+        List<GuardSettings.Sourced<String>> resolved;
+        GuardSettings.Sourced<Duration> attempt;
         try {
-            Settings settings = Settings.load(root.env, config.file);
+            GuardSettings settings = GuardSettings.load(root.env, config.file);
             resolved = WaitCommand.targets(settings, targets, extras);
-            attempt = settings.duration(attemptTimeout, "--attempt-timeout", Settings.ENV_ATTEMPT_TIMEOUT,
+            attempt = settings.duration(attemptTimeout, "--attempt-timeout", GuardSettings.ENV_ATTEMPT_TIMEOUT,
                     "attempt-timeout", WaitCommand.DEFAULT_ATTEMPT_TIMEOUT);
-        } catch (Settings.BadSetting e) {
+        } catch (GuardSettings.BadSetting e) {
             err.println("guard-init healthcheck: unhealthy: " + e.getMessage());
             return ExitCodes.UNHEALTHY;
         }
         if (resolved.isEmpty()) {
             err.println("guard-init healthcheck: no target to check. Action: give TARGET arguments (e.g. "
-                    + "redis://localhost:6379), or set " + Settings.ENV_WAIT);
+                    + "redis://localhost:6379), or set " + GuardSettings.ENV_WAIT);
             return ExitCodes.USAGE;
         }
         ReadinessGate.Builder b = ReadinessGate.builder().attemptTimeout(attempt.value());

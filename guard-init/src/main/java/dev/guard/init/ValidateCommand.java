@@ -1,5 +1,6 @@
 package dev.guard.init;
 
+import dev.guard.config.GuardSettings;
 import dev.guard.ExitCodes;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -141,18 +142,18 @@ final class ValidateCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Optional<Settings.Sourced<String>> schemaFile;
-        List<Settings.Sourced<String>> refList;
+        Optional<GuardSettings.Sourced<String>> schemaFile;
+        List<GuardSettings.Sourced<String>> refList;
         boolean network;
         try {
-            Settings settings = Settings.load(root.env, config.file);
-            schemaFile = settings.string(schema == null ? null : schema.toString(), "--schema", Settings.ENV_SCHEMA, "schema");
-            refList = settings.list(refs, "--ref", Settings.ENV_SCHEMA_REFS, "schema-refs", Settings::splitNames);
-            network = settings.flag(networkRefs, "--allow-network-refs", Settings.ENV_SCHEMA_NETWORK_REFS,
+            GuardSettings settings = GuardSettings.load(root.env, config.file);
+            schemaFile = settings.string(schema == null ? null : schema.toString(), "--schema", GuardSettings.ENV_SCHEMA, "schema");
+            refList = settings.list(refs, "--ref", GuardSettings.ENV_SCHEMA_REFS, "schema-refs", GuardSettings::splitNames);
+            network = settings.flag(networkRefs, "--allow-network-refs", GuardSettings.ENV_SCHEMA_NETWORK_REFS,
                     "schema-network-refs").value();
-        } catch (Settings.BadSetting e) {
+        } catch (GuardSettings.BadSetting e) {
             err.println("guard-init validate: " + e.getMessage());
-            return e.exitCode;
+            return e.exitCode();
         }
         Draft fallback = Draft.DRAFT_7;
         if (draft != null) {
@@ -164,7 +165,7 @@ final class ValidateCommand implements Callable<Integer> {
             fallback = d.get();
         }
         if (schemaFile.isEmpty()) {
-            err.println("guard-init validate: no schema. Action: give --schema FILE, or set " + Settings.ENV_SCHEMA);
+            err.println("guard-init validate: no schema. Action: give --schema FILE, or set " + GuardSettings.ENV_SCHEMA);
             return ExitCodes.USAGE;
         }
         if (payloads.isEmpty()) {
@@ -179,7 +180,7 @@ final class ValidateCommand implements Callable<Integer> {
         }
         Schemas.Builder builder = Schemas.builder().defaultDraft(fallback).allowNetworkRefs(network)
                 .fromFile(Schemas.jobTypeOf(file), file);
-        for (Settings.Sourced<String> ref : refList) {
+        for (GuardSettings.Sourced<String> ref : refList) {
             String problem = addRef(builder, ref.value());
             if (problem != null) {
                 err.println("guard-init validate: --ref " + ref.value() + " (from " + ref.origin() + ") " + problem);

@@ -1,5 +1,6 @@
 package dev.guard.init;
 
+import dev.guard.config.GuardSettings;
 import dev.guard.ExitCodes;
 import dev.guard.config.Redaction;
 import dev.guard.ready.ProbeResult;
@@ -80,26 +81,26 @@ final class WaitCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        List<Settings.Sourced<String>> resolved;
-        Settings.Sourced<Duration> deadline;
-        Settings.Sourced<Duration> attempt;
+        List<GuardSettings.Sourced<String>> resolved;
+        GuardSettings.Sourced<Duration> deadline;
+        GuardSettings.Sourced<Duration> attempt;
         try {
-            Settings settings = Settings.load(root.env, config.file);
+            GuardSettings settings = GuardSettings.load(root.env, config.file);
             resolved = targets(settings, targets, extras);
-            deadline = settings.duration(timeout, "--timeout", Settings.ENV_TIMEOUT, "timeout", DEFAULT_TIMEOUT);
-            attempt = settings.duration(attemptTimeout, "--attempt-timeout", Settings.ENV_ATTEMPT_TIMEOUT,
+            deadline = settings.duration(timeout, "--timeout", GuardSettings.ENV_TIMEOUT, "timeout", DEFAULT_TIMEOUT);
+            attempt = settings.duration(attemptTimeout, "--attempt-timeout", GuardSettings.ENV_ATTEMPT_TIMEOUT,
                     "attempt-timeout", DEFAULT_ATTEMPT_TIMEOUT);
             if (deadline.value().isZero() || attempt.value().isZero()) {
-                throw new Settings.BadSetting(ExitCodes.CONFIG, "the timeout (from " + deadline.origin()
+                throw new GuardSettings.BadSetting(ExitCodes.CONFIG, "the timeout (from " + deadline.origin()
                         + ") and attempt timeout (from " + attempt.origin() + ") must be more than zero");
             }
-        } catch (Settings.BadSetting e) {
+        } catch (GuardSettings.BadSetting e) {
             err.println("guard-init wait: " + e.getMessage());
-            return e.exitCode;
+            return e.exitCode();
         }
         if (resolved.isEmpty()) {
             err.println("guard-init wait: no target to wait for. Action: give TARGET arguments (e.g. redis://redis:6379), "
-                    + "or set " + Settings.ENV_WAIT + ", or guard.wait in the --config file");
+                    + "or set " + GuardSettings.ENV_WAIT + ", or guard.wait in the --config file");
             err.println(spec.commandLine().getUsageMessage());
             return ExitCodes.USAGE;
         }
@@ -148,10 +149,10 @@ final class WaitCommand implements Callable<Integer> {
     }
 
     /** Targets from the arguments, else GUARD_WAIT, else guard.wait; the extras flags applied to each. */
-    static List<Settings.Sourced<String>> targets(Settings settings, List<String> args, ProbeExtras extras) {
-        List<Settings.Sourced<String>> out = new ArrayList<>();
-        for (Settings.Sourced<String> t : settings.list(args, "arguments", Settings.ENV_WAIT, "wait", Settings::splitTargets)) {
-            out.add(new Settings.Sourced<>(extras.apply(t.value().trim()), t.origin()));
+    static List<GuardSettings.Sourced<String>> targets(GuardSettings settings, List<String> args, ProbeExtras extras) {
+        List<GuardSettings.Sourced<String>> out = new ArrayList<>();
+        for (GuardSettings.Sourced<String> t : settings.list(args, "arguments", GuardSettings.ENV_WAIT, "wait", GuardSettings::splitTargets)) {
+            out.add(new GuardSettings.Sourced<>(extras.apply(t.value().trim()), t.origin()));
         }
         return out;
     }
@@ -182,8 +183,8 @@ final class WaitCommand implements Callable<Integer> {
     }
 
     /** Where the wait's settings came from, for {@code --json}: {@code "settings": {"deadlineFrom": "env GUARD_TIMEOUT", ...}}. */
-    private static Map<String, Object> settings(String targetsFrom, Settings.Sourced<Duration> deadline,
-            Settings.Sourced<Duration> attempt) {
+    private static Map<String, Object> settings(String targetsFrom, GuardSettings.Sourced<Duration> deadline,
+            GuardSettings.Sourced<Duration> attempt) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("targetsFrom", targetsFrom);
         m.put("deadlineMs", deadline.value().toMillis());

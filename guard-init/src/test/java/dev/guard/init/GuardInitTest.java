@@ -1,5 +1,6 @@
 package dev.guard.init;
 
+import dev.guard.config.GuardSettings;
 import dev.guard.ExitCodes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -39,12 +40,12 @@ class GuardInitTest {
 
     @Test
     void durationsParseInTypesafeConfigFormat() {
-        assertEquals(java.time.Duration.ofSeconds(60), Settings.parseDuration("60s"));
-        assertEquals(java.time.Duration.ofMillis(500), Settings.parseDuration("500ms"));
-        assertEquals(java.time.Duration.ofMinutes(2), Settings.parseDuration("2m"));
-        assertEquals(java.time.Duration.ofSeconds(10), Settings.parseDuration("PT10S"));
+        assertEquals(java.time.Duration.ofSeconds(60), GuardSettings.parseDuration("60s"));
+        assertEquals(java.time.Duration.ofMillis(500), GuardSettings.parseDuration("500ms"));
+        assertEquals(java.time.Duration.ofMinutes(2), GuardSettings.parseDuration("2m"));
+        assertEquals(java.time.Duration.ofSeconds(10), GuardSettings.parseDuration("PT10S"));
         assertEquals(java.util.List.of("redis://a:1", "kafka://b:1,c:2?topics=x", "nats://d:4222"),
-                Settings.splitTargets("redis://a:1, kafka://b:1,c:2?topics=x  nats://d:4222"));
-        assertEquals(java.util.List.of("A", "B:url", "C"), Settings.splitNames(" A,B:url  C "));
+                GuardSettings.splitTargets("redis://a:1, kafka://b:1,c:2?topics=x  nats://d:4222"));
+        assertEquals(java.util.List.of("A", "B:url", "C"), GuardSettings.splitNames(" A,B:url  C "));
     }
 }

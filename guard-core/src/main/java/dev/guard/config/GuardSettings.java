@@ -1,4 +1,4 @@
-package dev.guard.init;
+package dev.guard.config;
 
 import dev.guard.ExitCodes;
 import com.typesafe.config.Config;
@@ -7,8 +7,7 @@ import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigResolveOptions;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
-import dev.guard.config.Durations;
-import dev.guard.config.Redaction;
+import dev.guard.ExitCodes;
 import java.io.File;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,7 +18,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Where guard-init's settings come from, first found wins: the command-line flag, then the
+ * Where guard's settings come from (the {@code guard-init} commands, and a worker booted by
+ * {@code Guard}, so one file serves the initContainer and the worker), first found wins: the
+ * command-line flag (guard-init only), then the
  * environment ({@code GUARD_REQUIRE}, {@code GUARD_WAIT}, {@code GUARD_TIMEOUT},
  * {@code GUARD_ATTEMPT_TIMEOUT}, {@code GUARD_ALLOW_LOOPBACK}, {@code GUARD_SCHEMA}), then the
  * HOCON file ({@code --config FILE} or {@code GUARD_CONFIG}; keys under {@code guard}), then the
@@ -38,28 +39,33 @@ import java.util.Optional;
  *
  * The file is resolved against the environment, so {@code wait = [${REDIS_URL}]} works.
  */
-final class Settings {
-    static final String ENV_CONFIG = "GUARD_CONFIG";
-    static final String ENV_REQUIRE = "GUARD_REQUIRE";
-    static final String ENV_WAIT = "GUARD_WAIT";
-    static final String ENV_TIMEOUT = "GUARD_TIMEOUT";
-    static final String ENV_ATTEMPT_TIMEOUT = "GUARD_ATTEMPT_TIMEOUT";
-    static final String ENV_ALLOW_LOOPBACK = "GUARD_ALLOW_LOOPBACK";
-    static final String ENV_SCHEMA = "GUARD_SCHEMA";
-    static final String ENV_SCHEMA_REFS = "GUARD_SCHEMA_REFS";
-    static final String ENV_SCHEMA_NETWORK_REFS = "GUARD_SCHEMA_NETWORK_REFS";
+public final class GuardSettings {
+    public static final String ENV_CONFIG = "GUARD_CONFIG";
+    public static final String ENV_REQUIRE = "GUARD_REQUIRE";
+    public static final String ENV_WAIT = "GUARD_WAIT";
+    public static final String ENV_TIMEOUT = "GUARD_TIMEOUT";
+    public static final String ENV_ATTEMPT_TIMEOUT = "GUARD_ATTEMPT_TIMEOUT";
+    public static final String ENV_ALLOW_LOOPBACK = "GUARD_ALLOW_LOOPBACK";
+    public static final String ENV_SCHEMA = "GUARD_SCHEMA";
+    public static final String ENV_SCHEMA_REFS = "GUARD_SCHEMA_REFS";
+    public static final String ENV_SCHEMA_NETWORK_REFS = "GUARD_SCHEMA_NETWORK_REFS";
 
     /** A value and where it came from ({@code --timeout}, {@code env GUARD_TIMEOUT}, {@code guard.timeout in f.conf:3}). */
-    record Sourced<T>(T value, String origin) {}
+    public record Sourced<T>(T value, String origin) {}
 
     /** A setting that cannot be used: the message names it, its origin, what was found and what to do. */
-    static final class BadSetting extends RuntimeException {
+    public static final class BadSetting extends RuntimeException {
         private static final long serialVersionUID = 1L;
-        final int exitCode;
+        private final int exitCode;
 
-        BadSetting(int exitCode, String message) {
+        public BadSetting(int exitCode, String message) {
             super(message);
             this.exitCode = exitCode;
+        }
+
+        /** The {@link ExitCodes} value a command or a booting worker exits with. */
+        public int exitCode() {
+            return exitCode;
         }
     }
 
@@ -67,14 +73,14 @@ final class Settings {
     private final Config file;
     private final String fileName;
 
-    private Settings(Map<String, String> env, Config file, String fileName) {
+    private GuardSettings(Map<String, String> env, Config file, String fileName) {
         this.env = env;
         this.file = file;
         this.fileName = fileName;
     }
 
     /** Loads the HOCON file named by {@code --config} (when given) or {@code GUARD_CONFIG}. */
-    static Settings load(Map<String, String> env, File configFlag) {
+    public static GuardSettings load(Map<String, String> env, File configFlag) {
         String origin;
         File f;
         if (configFlag != null) {
@@ -84,7 +90,7 @@ final class Settings {
             f = new File(env.get(ENV_CONFIG).trim());
             origin = "env " + ENV_CONFIG;
         } else {
-            return new Settings(env, ConfigFactory.empty(), null);
+            return new GuardSettings(env, ConfigFactory.empty(), null);
         }
         if (!f.isFile()) {
             throw new BadSetting(ExitCodes.CONFIG, "config file " + f + " (from " + origin + ") does not exist or is "
@@ -95,7 +101,7 @@ final class Settings {
             // and reports each missing variable itself, even when guard.wait substitutes one of them
             Config parsed = ConfigFactory.parseFile(f).resolveWith(ConfigFactory.parseMap(envForResolution(env)),
                     ConfigResolveOptions.defaults().setAllowUnresolved(true));
-            return new Settings(env, parsed, f.getPath());
+            return new GuardSettings(env, parsed, f.getPath());
         } catch (ConfigException e) {
             throw new BadSetting(ExitCodes.CONFIG, "config file " + f + " (from " + origin + ") cannot be read: "
                     + Redaction.maskText(e.getMessage()) + ". Action: fix the HOCON syntax, or set the variable it "
@@ -115,7 +121,7 @@ final class Settings {
     }
 
     /** The file's name, or null when none was given. */
-    String fileName() {
+    public String fileName() {
         return fileName;
     }
 
@@ -138,7 +144,7 @@ final class Settings {
     }
 
     /** A list: flag values, else the env variable split by {@code splitter}, else the file's list. */
-    List<Sourced<String>> list(List<String> flag, String flagName, String envName, String path,
+    public List<Sourced<String>> list(List<String> flag, String flagName, String envName, String path,
             java.util.function.Function<String, List<String>> splitter) {
         List<Sourced<String>> out = new ArrayList<>();
         if (flag != null && !flag.isEmpty()) {
@@ -169,7 +175,7 @@ final class Settings {
     }
 
     /** A duration: the flag, else env, else the file, else {@code fallback}. */
-    Sourced<Duration> duration(Duration flag, String flagName, String envName, String path, Duration fallback) {
+    public Sourced<Duration> duration(Duration flag, String flagName, String envName, String path, Duration fallback) {
         if (flag != null) {
             return new Sourced<>(flag, flagName);
         }
@@ -199,7 +205,7 @@ final class Settings {
     }
 
     /** A boolean switch: set when the flag is, else env ({@code true/false/1/0/yes/no}), else the file. */
-    Sourced<Boolean> flag(boolean flag, String flagName, String envName, String path) {
+    public Sourced<Boolean> flag(boolean flag, String flagName, String envName, String path) {
         if (flag) {
             return new Sourced<>(true, flagName);
         }
@@ -229,7 +235,7 @@ final class Settings {
     }
 
     /** A single string: the flag, else env, else the file. */
-    Optional<Sourced<String>> string(String flag, String flagName, String envName, String path) {
+    public Optional<Sourced<String>> string(String flag, String flagName, String envName, String path) {
         if (flag != null) {
             return Optional.of(new Sourced<>(flag, flagName));
         }
@@ -249,12 +255,12 @@ final class Settings {
     }
 
     /** guard's one duration rule ({@link Durations#parse}): {@code 60} is sixty seconds; {@code 500ms}, {@code 2m}, {@code PT10S}. */
-    static Duration parseDuration(String text) {
+    public static Duration parseDuration(String text) {
         return Durations.parse(text);
     }
 
     /** GUARD_REQUIRE: names separated by commas and/or white space. */
-    static List<String> splitNames(String raw) {
+    public static List<String> splitNames(String raw) {
         return Arrays.stream(raw.split("[,\\s]+")).map(String::trim).filter(s -> !s.isEmpty()).toList();
     }
 
@@ -262,7 +268,7 @@ final class Settings {
      * GUARD_WAIT: targets separated by white space, or by commas that start a new URL (a comma
      * inside {@code kafka://a:9092,b:9092} stays: it is not followed by {@code scheme://}).
      */
-    static List<String> splitTargets(String raw) {
+    public static List<String> splitTargets(String raw) {
         return Arrays.stream(raw.split("\\s+|,\\s*(?=[A-Za-z][A-Za-z0-9+.\\-]*://)"))
                 .map(String::trim).filter(s -> !s.isEmpty()).toList();
     }
