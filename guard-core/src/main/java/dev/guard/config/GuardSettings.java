@@ -50,6 +50,40 @@ public final class GuardSettings {
     public static final String ENV_SCHEMA_REFS = "GUARD_SCHEMA_REFS";
     public static final String ENV_SCHEMA_NETWORK_REFS = "GUARD_SCHEMA_NETWORK_REFS";
 
+    /** A required variable as {@code guard.require}, {@code GUARD_REQUIRE} and {@code --require} write it: {@code NAME} or {@code NAME:TYPE}. */
+    public record Requirement(String name, SettingType type) {
+
+        /**
+         * {@code REDIS_URL} (type inferred from the name: {@code type} is null) or {@code REDIS_URL:url}.
+         *
+         * @throws IllegalArgumentException "has an unknown type 'x'. Action: use one of ..."
+         */
+        public static Requirement parse(String spec) {
+            String s = spec.trim();
+            int colon = s.indexOf(':');
+            if (colon < 0) {
+                return new Requirement(s, null);
+            }
+            String typeName = s.substring(colon + 1).trim().toUpperCase(Locale.ROOT).replace('-', '_');
+            try {
+                return new Requirement(s.substring(0, colon).trim(), SettingType.valueOf(typeName));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("has an unknown type '" + s.substring(colon + 1) + "'. Action: use one of "
+                        + Arrays.stream(SettingType.values()).map(t -> t.name().toLowerCase(Locale.ROOT))
+                                .collect(java.util.stream.Collectors.joining(", ")), e);
+            }
+        }
+
+        /** Adds this requirement to a config guard. */
+        public void addTo(ConfigGuard.Builder guard) {
+            if (type == null) {
+                guard.requireEnv(name);
+            } else {
+                guard.requireEnv(name, type);
+            }
+        }
+    }
+
     /** A value and where it came from ({@code --timeout}, {@code env GUARD_TIMEOUT}, {@code guard.timeout in f.conf:3}). */
     public record Sourced<T>(T value, String origin) {}
 

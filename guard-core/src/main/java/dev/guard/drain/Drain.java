@@ -207,6 +207,15 @@ public final class Drain {
     }
 
     /**
+     * The worker loop never started (its boot failed) and the process is about to exit: releases
+     * the fallback shutdown hook, which would otherwise wait out the grace period, and logs no
+     * receipt (no job was taken).
+     */
+    public void release() {
+        finished.countDown();
+    }
+
+    /**
      * The loop has ended: freezes and logs the receipt (one line, then JSON) and releases the
      * fallback shutdown hook. Later calls return the same receipt.
      */

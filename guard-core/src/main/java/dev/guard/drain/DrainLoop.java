@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +37,7 @@ public final class DrainLoop<J> {
     private final BiConsumer<String, Exception> onHandBackFailed;
     private final boolean handBack;
     private final Duration fetchErrorPause;
+    private final Predicate<Exception> handBackIf;
 
     DrainLoop(Builder<J> b) {
         this.drain = b.drain;
@@ -45,6 +47,7 @@ public final class DrainLoop<J> {
         this.onHandBackFailed = b.onHandBackFailed;
         this.handBack = b.handBack;
         this.fetchErrorPause = b.fetchErrorPause;
+        this.handBackIf = b.handBackIf;
     }
 
     public static <J> Builder<J> builder(Drain drain, JobSource<J> source, JobHandler<J> handler) {
@@ -85,6 +88,11 @@ public final class DrainLoop<J> {
             } catch (Exception e) {
                 if (e instanceof InterruptedException) {
                     Thread.currentThread().interrupt();
+                }
+                if (handBackIf.test(e)) {
+                    // not the job's fault (its dead letter could not be written, say): it runs again later
+                    handBack(job, "not done: " + e);
+                    continue;
                 }
                 drain.jobFailed();
                 LOG.warn("guard drain: job {} failed: {}", source.idOf(job), e.toString());
@@ -132,6 +140,7 @@ public final class DrainLoop<J> {
         private BiConsumer<String, Exception> onHandBackFailed = (id, e) -> { };
         private boolean handBack = true;
         private Duration fetchErrorPause = Duration.ofMillis(500);
+        private Predicate<Exception> handBackIf = e -> false;
 
         Builder(Drain drain, JobSource<J> source, JobHandler<J> handler) {
             this.drain = Objects.requireNonNull(drain, "drain");
@@ -163,6 +172,17 @@ public final class DrainLoop<J> {
         /** How long to wait after a failed fetch before the next one (default 500 ms). */
         public Builder<J> fetchErrorPause(Duration pause) {
             this.fetchErrorPause = Objects.requireNonNull(pause, "pause");
+            return this;
+        }
+
+        /**
+         * Exceptions from the handler that mean "not done, try again" rather than "this job
+         * fails": the job is handed back and the loop goes on (default: none, every exception fails
+         * the job). The queue counts each hand-back as an interruption and dead-letters a job at
+         * its limit, so a job that always throws one of these does not loop for ever.
+         */
+        public Builder<J> handBackIf(Predicate<Exception> retryable) {
+            this.handBackIf = Objects.requireNonNull(retryable, "retryable");
             return this;
         }
 

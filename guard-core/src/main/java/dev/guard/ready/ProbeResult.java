@@ -68,4 +68,10 @@ public record ProbeResult(String kind, String target, ProbeState state, String d
     public String summary() {
         return kind + " " + target + " " + state.label() + (detail.isEmpty() ? "" : " (" + detail + ")");
     }
+
+    /** {@code [1.2s] redis 127.0.0.1:6379: loading (loading the dataset), attempt 3}: one state change of a wait. */
+    public String stateLine() {
+        return "[" + ReadinessReport.seconds(elapsed) + "] " + kind + " " + target + ": " + state.label()
+                + (detail.isEmpty() ? "" : " (" + detail + ")") + ", attempt " + attempt;
+    }
 }

@@ -1,5 +1,6 @@
 package dev.guard.ready;
 
+import dev.guard.ExitCodes;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -55,6 +56,29 @@ public final class ReadinessReport {
 
     public Outcome outcome() {
         return outcome;
+    }
+
+    /**
+     * The {@link dev.guard.ExitCodes} value for this outcome: 0 ready; 77 when a target refused the
+     * credentials and 78 for a bad URL, TLS or another state waiting cannot fix; 69 at the deadline;
+     * 143 when the wait was interrupted (the caller knows whether SIGINT's 130 applies).
+     */
+    public int exitCode() {
+        // a target in a state waiting cannot fix decides, whatever outcome the gate recorded (with a single
+        // target the gate may record DEADLINE for a CONFIG result that ended the wait at once)
+        if (outcome != Outcome.INTERRUPTED && outcome != Outcome.READY) {
+            java.util.Optional<ProbeState> blocker = blocker().map(ProbeResult::state);
+            if (blocker.isPresent()) {
+                return blocker.get() == ProbeState.AUTH ? ExitCodes.NO_PERMISSION : ExitCodes.CONFIG;
+            }
+        }
+        return switch (outcome) {
+            case READY -> ExitCodes.OK;
+            case NOT_RETRYABLE -> blocker().map(ProbeResult::state).orElse(ProbeState.CONFIG) == ProbeState.AUTH
+                    ? ExitCodes.NO_PERMISSION : ExitCodes.CONFIG;
+            case DEADLINE, NOT_READY -> ExitCodes.UNAVAILABLE;
+            case INTERRUPTED -> ExitCodes.TERMINATED;
+        };
     }
 
     /** Each target's last result, in the order the probes were given. */

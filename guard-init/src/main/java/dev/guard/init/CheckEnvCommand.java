@@ -4,14 +4,10 @@ import dev.guard.config.GuardSettings;
 import dev.guard.ExitCodes;
 import dev.guard.config.ConfigGuard;
 import dev.guard.config.ConfigReport;
-import dev.guard.config.SettingType;
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -82,25 +78,12 @@ final class CheckEnvCommand implements Callable<Integer> {
         }
         ConfigGuard.Builder b = ConfigGuard.builder().environment(root.env).allowLoopback(loopback.value());
         for (GuardSettings.Sourced<String> n : names) {
-            String spec = n.value().trim();
-            int colon = spec.indexOf(':');
-            if (colon < 0) {
-                b.requireEnv(spec);
-                continue;
-            }
-            String name = spec.substring(0, colon);
-            String typeName = spec.substring(colon + 1).trim().toUpperCase(Locale.ROOT).replace('-', '_');
-            SettingType type;
             try {
-                type = SettingType.valueOf(typeName);
+                GuardSettings.Requirement.parse(n.value()).addTo(b);
             } catch (IllegalArgumentException e) {
-                err.println("guard-init check-env: '" + spec + "' (from " + n.origin() + ") has an unknown type '"
-                        + spec.substring(colon + 1) + "'. Action: use one of "
-                        + Arrays.stream(SettingType.values()).map(t -> t.name().toLowerCase(Locale.ROOT))
-                                .collect(Collectors.joining(", ")));
+                err.println("guard-init check-env: '" + n.value().trim() + "' (from " + n.origin() + ") " + e.getMessage());
                 return n.origin().startsWith("--") ? ExitCodes.USAGE : ExitCodes.CONFIG;
             }
-            b.requireEnv(name, type);
         }
         ConfigReport report = b.build().check();
         if (json) {

@@ -3,8 +3,6 @@ package dev.guard.init;
 import dev.guard.config.GuardSettings;
 import dev.guard.ExitCodes;
 import dev.guard.config.Redaction;
-import dev.guard.ready.ProbeResult;
-import dev.guard.ready.ProbeState;
 import dev.guard.ready.Probes;
 import dev.guard.ready.ReadinessGate;
 import dev.guard.ready.ReadinessReport;
@@ -118,7 +116,7 @@ final class WaitCommand implements Callable<Integer> {
         if (!json) {
             b.listener((previous, current) -> {
                 synchronized (out) {
-                    out.println("  " + stateLine(current));
+                    out.println("  " + current.stateLine());
                     out.flush();
                 }
             });
@@ -157,29 +155,10 @@ final class WaitCommand implements Callable<Integer> {
         return out;
     }
 
-    /** 0 ready, 77 auth, 78 config/TLS, 69 deadline, 143/130 interrupted. */
+    /** {@link ReadinessReport#exitCode()}; for an interrupted wait 143 or 130 by the signal that stopped it. */
     static int exitCode(ReadinessReport report) {
-        // a target in a state waiting cannot fix decides, whatever outcome the gate recorded (with a single
-        // target the gate may record DEADLINE for a CONFIG result that ended the wait at once)
-        if (report.outcome() != ReadinessReport.Outcome.INTERRUPTED && report.outcome() != ReadinessReport.Outcome.READY) {
-            java.util.Optional<ProbeState> blocker = report.blocker().map(ProbeResult::state);
-            if (blocker.isPresent()) {
-                return blocker.get() == ProbeState.AUTH ? ExitCodes.NO_PERMISSION : ExitCodes.CONFIG;
-            }
-        }
-        return switch (report.outcome()) {
-            case READY -> ExitCodes.OK;
-            case NOT_RETRYABLE -> report.blocker().map(ProbeResult::state).orElse(ProbeState.CONFIG) == ProbeState.AUTH
-                    ? ExitCodes.NO_PERMISSION : ExitCodes.CONFIG;
-            case DEADLINE, NOT_READY -> ExitCodes.UNAVAILABLE;
-            case INTERRUPTED -> Signals.exitCode(GuardInit.STOPPED_BY.get());
-        };
-    }
-
-    /** {@code [1.2s] redis 127.0.0.1:6379: loading (loading the dataset), attempt 3}. */
-    static String stateLine(ProbeResult r) {
-        return "[" + seconds(r.elapsed()) + "] " + r.kind() + " " + r.target() + ": " + r.state().label()
-                + (r.detail().isEmpty() ? "" : " (" + r.detail() + ")") + ", attempt " + r.attempt();
+        return report.outcome() == ReadinessReport.Outcome.INTERRUPTED ? Signals.exitCode(GuardInit.STOPPED_BY.get())
+                : report.exitCode();
     }
 
     /** Where the wait's settings came from, for {@code --json}: {@code "settings": {"deadlineFrom": "env GUARD_TIMEOUT", ...}}. */

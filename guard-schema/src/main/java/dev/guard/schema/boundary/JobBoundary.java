@@ -1,6 +1,7 @@
 package dev.guard.schema.boundary;
 
 import dev.guard.config.Redaction;
+import dev.guard.drain.HandBack;
 import dev.guard.schema.Accepted;
 import dev.guard.schema.Invalid;
 import dev.guard.schema.Malformed;
@@ -27,6 +28,9 @@ import org.slf4j.LoggerFactory;
  *   <li>valid and the handler returns: {@link Outcome#PROCESSED};</li>
  *   <li>invalid or malformed: dead-lettered with the reason, {@link Outcome#REJECTED};</li>
  *   <li>the handler throws an {@link Exception}: dead-lettered with the exception, {@link Outcome#FAILED};</li>
+ *   <li>the handler reaches the drain's deadline ({@link HandBack} from
+ *       {@link dev.guard.drain.Drain#checkpoint()}): it propagates, no outcome yet; the loop hands
+ *       the job back and {@link #handedBack(String)} records it;</li>
  *   <li>the dead letter cannot be written: {@link DeadLetterException} propagates, no outcome is
  *       recorded (the ledger shows the job as missing) and the caller must not acknowledge it.</li>
  * </ul>
@@ -132,6 +136,10 @@ public final class JobBoundary<T> {
         }
         try {
             handler.handle(job);
+        } catch (HandBack interruption) {
+            // the drain's deadline, between two steps: not a failure; the loop hands the job back and
+            // records it with handedBack(id)
+            throw interruption;
         } catch (Exception e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
@@ -153,6 +161,28 @@ public final class JobBoundary<T> {
         }
         ledger.record(jobId, Outcome.HANDED_BACK);
         LOG.info("job {} handed_back by consumer {}: given back to the broker unprocessed (drain)", jobId, consumer);
+    }
+
+    /**
+     * The id {@link #handle} records for this payload (its job_id, ..., else the source's message
+     * id or offset; {@code unidentified} when it has neither), without recording anything: for
+     * the logs and callbacks of the loop around the boundary, so they name the job as the ledger does.
+     */
+    public String idOf(byte[] payload, SourceInfo source) {
+        SourceInfo src = source == null ? SourceInfo.unknown() : source;
+        Object parsed = schemas.parse(payload);
+        String id = null;
+        if (!(parsed instanceof Malformed)) {
+            try {
+                id = jobIdOf.apply(parsed);
+            } catch (RuntimeException e) {
+                id = null;
+            }
+        }
+        if (id == null || id.isBlank()) {
+            id = src.messageId() != null || src.offset() != null ? src.describe() : "unidentified";
+        }
+        return id.length() <= MAX_ID ? id : id.substring(0, MAX_ID - 3) + "...";
     }
 
     private Outcome deadLetter(byte[] payload, Outcome outcome, String reason, List<SchemaViolation> violations,

@@ -84,6 +84,13 @@ public final class Ledger {
         }
     }
 
+    /** The last outcome recorded for this id, among the most recent 10,000; empty while pending or unknown. */
+    public java.util.Optional<Outcome> outcomeOf(String jobId) {
+        synchronized (lock) {
+            return java.util.Optional.ofNullable(recent.get(jobId));
+        }
+    }
+
     /** The counts now and the ids of receptions without an outcome. */
     public Reconciliation reconcile() {
         synchronized (lock) {

@@ -1,0 +1,424 @@
+package dev.guard.worker;
+
+import dev.guard.ExitCodes;
+import dev.guard.config.ConfigGuard;
+import dev.guard.config.ConfigReport;
+import dev.guard.config.GuardSettings;
+import dev.guard.config.Redaction;
+import dev.guard.drain.Drain;
+import dev.guard.drain.DrainConfig;
+import dev.guard.drain.DrainLoop;
+import dev.guard.drain.HandBackFailedException;
+import dev.guard.drain.JobHandler;
+import dev.guard.drain.JobSource;
+import dev.guard.drain.ShutdownReceipt;
+import dev.guard.drain.SignalPath;
+import dev.guard.ready.Probes;
+import dev.guard.ready.ReadinessGate;
+import dev.guard.ready.ReadinessReport;
+import dev.guard.schema.Accepted;
+import dev.guard.schema.SchemaSelfTestException;
+import dev.guard.schema.Schemas;
+import dev.guard.schema.boundary.JobBoundary;
+import dev.guard.schema.boundary.Ledger;
+import dev.guard.schema.boundary.SourceInfo;
+import dev.guard.schema.deadletter.DeadLetterException;
+import dev.guard.schema.deadletter.DeadLetterSink;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.helpers.NOPLoggerFactory;
+
+/**
+ * guard in a worker's {@code main}, in one call. {@link #boot(GuardSpec)} runs, in this order:
+ *
+ * <ol>
+ *   <li>the <b>config guard</b> on the required variables (the spec's and {@code guard.require}):
+ *       missing, placeholder, loopback, unparsable, drifted names; exit 78;</li>
+ *   <li>the <b>signal path</b> ({@link SignalPath}): a shell as PID 1 never passes SIGTERM on, so
+ *       the drain would never run; exit 78 unless {@code GUARD_SIGNAL_CHECK=warn};</li>
+ *   <li>the <b>schema self-test</b>: every schema compiles and every example validates; exit 78;</li>
+ *   <li>the <b>drain</b>: SIGTERM and SIGINT only request a stop from here on;</li>
+ *   <li>the <b>readiness gate</b> on the targets (the spec's and {@code guard.wait}): each
+ *       broker's own protocol, LOADING is not ready; exit 69 at the deadline, 77 on refused
+ *       credentials, 78 on a bad URL, 143 when SIGTERM comes while waiting.</li>
+ * </ol>
+ *
+ * Everything that waiting cannot fix is checked before the wait. Then {@link #run} takes jobs
+ * through the boundary (schema check, dead letters, the ledger) until SIGTERM, finishing or
+ * handing back what is in hand, and returns the exit code of the {@link ShutdownReceipt}:
+ *
+ * <pre>{@code
+ * public static void main(String[] args) {
+ *     Guard guard = Guard.boot(GuardSpec.builder("thumbnail-worker")
+ *             .require("REDIS_URL", SettingType.URL).waitForEnv("REDIS_URL")
+ *             .schema("thumbnail", "schemas/thumbnail.schema.json").build());
+ *     RedisClient redis = RedisClient.create(guard.env("REDIS_URL"));
+ *     int exit;
+ *     try (CrashSafeListQueue jobs = CrashSafeListQueue.builder(redis, "jobs").build();
+ *          RedisListDeadLetters dead = RedisListDeadLetters.connect(guard.env("REDIS_URL"), "jobs:dead")) {
+ *         exit = guard.run(jobs, RedisJob::payload, dead, (job, drain) -> thumbnail(job.object()));
+ *     }
+ *     redis.shutdown();
+ *     System.exit(exit);
+ * }
+ * }</pre>
+ */
+public final class Guard {
+
+    private static final Logger LOG = LoggerFactory.getLogger("guard");
+
+    static final Duration DEFAULT_READY_DEADLINE = Duration.ofSeconds(60);
+    static final Duration DEFAULT_ATTEMPT_TIMEOUT = Duration.ofSeconds(2);
+
+    private final GuardSpec spec;
+    private final Map<String, String> env;
+    private final Schemas schemas;
+    private final Drain drain;
+    private final ReadinessReport readiness;
+    private final SignalPath signalPath;
+    private final Ledger ledger = new Ledger();
+
+    private Guard(GuardSpec spec, Map<String, String> env, Schemas schemas, Drain drain, ReadinessReport readiness,
+            SignalPath signalPath) {
+        this.spec = spec;
+        this.env = env;
+        this.schemas = schemas;
+        this.drain = drain;
+        this.readiness = readiness;
+        this.signalPath = signalPath;
+    }
+
+    /**
+     * {@link #start(GuardSpec)}, or, when the worker must not start, logs why and exits the JVM
+     * with the code ({@link ExitCodes}). For {@code main}; it never returns normally otherwise.
+     */
+    public static Guard boot(GuardSpec spec) {
+        try {
+            return start(spec);
+        } catch (GuardStopped stopped) {
+            String line = "guard: " + spec.consumer() + " must not start (" + stopped.stage() + "), exit "
+                    + stopped.exitCode() + ":\n" + stopped.getMessage();
+            LOG.error("{}", line);
+            if (LoggerFactory.getILoggerFactory() instanceof NOPLoggerFactory) {
+                System.err.println(line); // no SLF4J binding: the reason must still be seen
+            }
+            System.exit(stopped.exitCode());
+            throw stopped; // not reached
+        }
+    }
+
+    /**
+     * Runs the checks and the wait; returns the booted guard.
+     *
+     * @throws GuardStopped with the exit code and the report when the worker must not start
+     */
+    public static Guard start(GuardSpec spec) {
+        Objects.requireNonNull(spec, "spec");
+        Map<String, String> env = spec.environment != null ? spec.environment : System.getenv();
+        GuardSettings settings;
+        try {
+            settings = GuardSettings.load(env, spec.configFile);
+        } catch (GuardSettings.BadSetting e) {
+            throw new GuardStopped("config", e.exitCode(), e.getMessage(), e);
+        }
+        try {
+            checkConfig(spec, env, settings);
+        } catch (GuardSettings.BadSetting e) {
+            throw new GuardStopped("config", e.exitCode(), e.getMessage(), e);
+        }
+        SignalPath path = checkSignals(spec, settings);
+        Schemas schemas = selfTest(spec);
+        DrainConfig drainConfig;
+        try {
+            drainConfig = spec.drain != null ? spec.drain : DrainConfig.fromEnv(env);
+        } catch (IllegalArgumentException e) {
+            throw new GuardStopped("config", ExitCodes.CONFIG, e.getMessage(), e);
+        }
+        Drain drain = spec.installSignalHandlers ? Drain.install(drainConfig) : Drain.create(drainConfig);
+        try {
+            ReadinessReport report = awaitReady(spec, env, settings, drain);
+            LOG.info("guard: {} booted: config ok, {}, schema '{}' self-tested, drain installed ({} ms to work after"
+                    + " SIGTERM), {}", spec.consumer(), path.kind().name().toLowerCase(Locale.ROOT).replace('_', ' '),
+                    spec.jobType, drainConfig.budget().toMillis(),
+                    report.results().isEmpty() ? "no dependency to wait for"
+                            : report.results().size() + " dependencies ready after " + report.elapsed().toMillis() + " ms");
+            return new Guard(spec, env, schemas, drain, report, path);
+        } catch (RuntimeException e) {
+            drain.release();
+            throw e;
+        }
+    }
+
+    private static void checkConfig(GuardSpec spec, Map<String, String> env, GuardSettings settings) {
+        ConfigGuard.Builder guard = ConfigGuard.builder().environment(env);
+        Set<String> seen = new LinkedHashSet<>();
+        for (GuardSettings.Requirement r : spec.required) {
+            if (seen.add(r.name())) {
+                r.addTo(guard);
+            }
+        }
+        for (GuardSettings.Sourced<String> n : settings.list(null, null, GuardSettings.ENV_REQUIRE, "require",
+                GuardSettings::splitNames)) {
+            GuardSettings.Requirement r;
+            try {
+                r = GuardSettings.Requirement.parse(n.value());
+            } catch (IllegalArgumentException e) {
+                throw new GuardSettings.BadSetting(ExitCodes.CONFIG, "'" + n.value().trim() + "' (from " + n.origin() + ") "
+                        + e.getMessage());
+            }
+            if (seen.add(r.name())) {
+                r.addTo(guard);
+            }
+        }
+        boolean loopback = spec.allowLoopback != null ? spec.allowLoopback
+                : settings.flag(false, null, GuardSettings.ENV_ALLOW_LOOPBACK, "allow-loopback").value();
+        ConfigReport report = guard.allowLoopback(loopback).build().check();
+        if (!report.ok()) {
+            throw new GuardStopped("config", ExitCodes.CONFIG, "the config guard stopped it before any connection ("
+                    + report.errors().size() + (report.errors().size() == 1 ? " violation" : " violations") + "):\n"
+                    + report.render(), null);
+        }
+        if (!report.warnings().isEmpty()) {
+            LOG.warn("guard: {} config warnings:\n{}", spec.consumer(), report.render().stripTrailing());
+        }
+    }
+
+    private static SignalPath checkSignals(GuardSpec spec, GuardSettings settings) {
+        GuardSpec.SignalCheck check = spec.signalCheck;
+        if (check == null) {
+            Optional<GuardSettings.Sourced<String>> raw;
+            try {
+                raw = settings.string(null, null, GuardSpec.ENV_SIGNAL_CHECK, "signal-check");
+            } catch (GuardSettings.BadSetting e) {
+                throw new GuardStopped("config", e.exitCode(), e.getMessage(), e);
+            }
+            check = GuardSpec.SignalCheck.ERROR;
+            if (raw.isPresent()) {
+                try {
+                    check = GuardSpec.SignalCheck.valueOf(raw.get().value().trim().toUpperCase(Locale.ROOT));
+                } catch (IllegalArgumentException e) {
+                    throw new GuardStopped("config", ExitCodes.CONFIG, GuardSpec.ENV_SIGNAL_CHECK + "='" + raw.get().value()
+                            + "' (from " + raw.get().origin() + ") is not one of error, warn, off. Action: set it to error"
+                            + " (the default), or warn to start a worker that SIGTERM cannot reach", e);
+                }
+            }
+        }
+        if (check == GuardSpec.SignalCheck.OFF) {
+            return SignalPath.inspect(); // recorded, not judged
+        }
+        SignalPath path = SignalPath.inspect();
+        if (path.trap()) {
+            if (check == GuardSpec.SignalCheck.ERROR) {
+                throw new GuardStopped("signals", ExitCodes.CONFIG, path.describe(), null);
+            }
+            LOG.warn("guard: {}: {} (starting anyway: {}=warn)", spec.consumer(), path.describe(), GuardSpec.ENV_SIGNAL_CHECK);
+        } else {
+            LOG.debug("guard: {} signal path: {}", spec.consumer(), path.reason());
+        }
+        return path;
+    }
+
+    private static Schemas selfTest(GuardSpec spec) {
+        Schemas.Builder b = Schemas.builder();
+        spec.schemas.accept(b);
+        Schemas schemas;
+        try {
+            schemas = b.build();
+        } catch (SchemaSelfTestException e) {
+            throw new GuardStopped("schemas", ExitCodes.CONFIG, e.getMessage(), e);
+        }
+        if (schemas.schemaId(spec.jobType) == null) {
+            throw new GuardStopped("schemas", ExitCodes.CONFIG, "job type '" + spec.jobType + "' has no schema (registered: "
+                    + String.join(", ", schemas.jobTypes()) + "). Action: register its schema under that name", null);
+        }
+        return schemas;
+    }
+
+    private static ReadinessReport awaitReady(GuardSpec spec, Map<String, String> env, GuardSettings settings, Drain drain) {
+        List<String> targets = targets(spec, env, settings);
+        if (targets.isEmpty()) {
+            return new ReadinessReport(ReadinessReport.Outcome.READY, List.of(), Duration.ZERO, Duration.ZERO);
+        }
+        Duration deadline;
+        Duration attempt;
+        try {
+            deadline = spec.readyDeadline != null ? spec.readyDeadline : settings.duration(null, null,
+                    GuardSettings.ENV_TIMEOUT, "timeout", DEFAULT_READY_DEADLINE).value();
+            attempt = spec.attemptTimeout != null ? spec.attemptTimeout : settings.duration(null, null,
+                    GuardSettings.ENV_ATTEMPT_TIMEOUT, "attempt-timeout", DEFAULT_ATTEMPT_TIMEOUT).value();
+        } catch (GuardSettings.BadSetting e) {
+            throw new GuardStopped("config", e.exitCode(), e.getMessage(), e);
+        }
+        LOG.info("guard: {} waits up to {} ms for {}", spec.consumer(), deadline.toMillis(),
+                targets.stream().map(Redaction::maskText).toList());
+        ReadinessGate.Builder b = ReadinessGate.builder().deadline(deadline).attemptTimeout(attempt)
+                .listener((previous, current) -> LOG.info("guard: {}", current.stateLine()));
+        targets.forEach(t -> b.probe(Probes.forUrl(t)));
+        Thread booting = Thread.currentThread();
+        Thread watcher = new Thread(() -> {
+            try {
+                if (drain.awaitStop(deadline.plus(attempt).plusSeconds(5))) {
+                    booting.interrupt(); // SIGTERM while waiting: stop waiting, start nothing
+                }
+            } catch (InterruptedException e) {
+                // the wait ended first
+            }
+        }, "guard-boot-stop-watch");
+        watcher.setDaemon(true);
+        ReadinessReport report;
+        try (ReadinessGate gate = b.build()) {
+            watcher.start();
+            report = gate.await();
+        } finally {
+            watcher.interrupt();
+        }
+        if (report.outcome() == ReadinessReport.Outcome.INTERRUPTED) {
+            Thread.interrupted(); // handled here: the exit code says it
+            String why = drain.stopping() ? drain.receipt().reason() : "an interrupt";
+            throw new GuardStopped("readiness", "SIGINT".equals(why) ? ExitCodes.INTERRUPTED : ExitCodes.TERMINATED,
+                    "stopped by " + why + " after " + report.elapsed().toMillis() + " ms of waiting, before every"
+                            + " dependency was ready; no job was taken\n" + report.render(), null);
+        }
+        if (!report.ready()) {
+            throw new GuardStopped("readiness", report.exitCode(), report.render(), null);
+        }
+        return report;
+    }
+
+    private static List<String> targets(GuardSpec spec, Map<String, String> env, GuardSettings settings) {
+        Set<String> out = new LinkedHashSet<>(spec.targets);
+        for (GuardSpec.EnvTarget t : spec.envTargets) {
+            out.add(env.get(t.name()).trim() + t.suffix()); // set: the config guard required it
+        }
+        try {
+            settings.list(null, null, GuardSettings.ENV_WAIT, "wait", GuardSettings::splitTargets)
+                    .forEach(t -> out.add(t.value().trim()));
+        } catch (GuardSettings.BadSetting e) {
+            throw new GuardStopped("config", e.exitCode(), e.getMessage(), e);
+        }
+        return new ArrayList<>(out);
+    }
+
+    /** The consumer's name. */
+    public String consumer() {
+        return spec.consumer();
+    }
+
+    /** The value of a variable from the environment the guard checked (required ones are set and usable). */
+    public String env(String name) {
+        String v = env.get(name);
+        if (v == null) {
+            throw new IllegalArgumentException(name + " is not set; require it in the GuardSpec so the guard checks it"
+                    + " at boot");
+        }
+        return v.trim();
+    }
+
+    /** The environment the guard checked. */
+    public Map<String, String> environment() {
+        return env;
+    }
+
+    /** The self-tested schemas. */
+    public Schemas schemas() {
+        return schemas;
+    }
+
+    /** Every received job's one outcome. */
+    public Ledger ledger() {
+        return ledger;
+    }
+
+    /** The installed drain: {@code checkpoint()} between steps of a long job, {@code stopping()}. */
+    public Drain drain() {
+        return drain;
+    }
+
+    /** What the readiness gate found at boot. */
+    public ReadinessReport readiness() {
+        return readiness;
+    }
+
+    /** What the signal path check found at boot. */
+    public SignalPath signalPath() {
+        return signalPath;
+    }
+
+    /** The boundary for this consumer's job type, recording into {@link #ledger()} and dead-lettering to {@code sink}. */
+    public JobBoundary<Accepted> boundary(DeadLetterSink sink) {
+        return JobBoundary.builder().schemas(schemas).jobType(spec.jobType).deadLetters(sink).ledger(ledger)
+                .consumer(spec.consumer()).build();
+    }
+
+    /** {@link #run(JobSource, Function, Function, DeadLetterSink, JobHandler)} without the source's coordinates in dead letters. */
+    public <J> int run(JobSource<J> source, Function<J, String> payload, DeadLetterSink deadLetters,
+            JobHandler<Accepted> work) {
+        return run(source, payload, job -> SourceInfo.unknown(), deadLetters, work);
+    }
+
+    /**
+     * Takes jobs from {@code source} until SIGTERM (or {@code drain().requestStop}): each
+     * payload is checked by the boundary; accepted ones go to {@code work}, which may call
+     * {@code drain.checkpoint()} between steps; rejected and failed ones are dead-lettered; each
+     * is acked after its outcome. A job whose dead letter cannot be written, or that is past the
+     * drain deadline, is handed back. Logs the ledger's summary and the receipt.
+     *
+     * @return the receipt's exit code: 0 after a clean drain, 70 when a job could not be handed back
+     */
+    public <J> int run(JobSource<J> source, Function<J, String> payload, Function<J, SourceInfo> where,
+            DeadLetterSink deadLetters, JobHandler<Accepted> work) {
+        JobBoundary<Accepted> boundary = boundary(deadLetters);
+        Function<J, byte[]> bytes = job -> payload.apply(job).getBytes(StandardCharsets.UTF_8);
+        // the loop's logs, receipt and hand-back callback name each job as the ledger does
+        JobSource<J> named = new JobSource<>() {
+            @Override
+            public Optional<J> fetch() {
+                return source.fetch();
+            }
+
+            @Override
+            public void ack(J job) {
+                source.ack(job);
+            }
+
+            @Override
+            public void handBack(J job) throws HandBackFailedException {
+                source.handBack(job);
+            }
+
+            @Override
+            public void fail(J job, Exception cause) {
+                source.fail(job, cause);
+            }
+
+            @Override
+            public String idOf(J job) {
+                return boundary.idOf(bytes.apply(job), where.apply(job));
+            }
+
+            @Override
+            public void close() {
+                source.close();
+            }
+        };
+        ShutdownReceipt receipt = DrainLoop.<J>builder(drain, named, (job, d) ->
+                        boundary.handle(bytes.apply(job), where.apply(job), accepted -> work.handle(accepted, d)))
+                .onHandBack(boundary::handedBack)
+                .handBackIf(e -> e instanceof DeadLetterException)
+                .build()
+                .run();
+        LOG.info("guard: {} ledger: {}", spec.consumer(), ledger.summaryLine());
+        return receipt.exitCode();
+    }
+}

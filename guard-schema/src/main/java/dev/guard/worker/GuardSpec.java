@@ -1,0 +1,225 @@
+package dev.guard.worker;
+
+import dev.guard.config.GuardSettings;
+import dev.guard.config.SettingType;
+import dev.guard.drain.DrainConfig;
+import dev.guard.schema.Schemas;
+import java.io.File;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * What {@link Guard#boot(GuardSpec)} checks before a worker takes its first job. What the code
+ * names here is added to what the deployment names in the same settings guard-init reads (the
+ * {@code GUARD_CONFIG} file's {@code guard.require} and {@code guard.wait}, or
+ * {@code GUARD_REQUIRE} / {@code GUARD_WAIT}), so one ConfigMap serves the initContainer and the
+ * worker. Immutable; built with {@link #builder(String)}.
+ *
+ * <pre>{@code
+ * GuardSpec spec = GuardSpec.builder("thumbnail-worker")
+ *         .require("REDIS_URL", SettingType.URL)
+ *         .waitForEnv("REDIS_URL")
+ *         .schema("thumbnail", "schemas/thumbnail.schema.json")
+ *         .build();
+ * }</pre>
+ */
+public final class GuardSpec {
+
+    /** How a trapped signal path ({@link dev.guard.drain.SignalPath}) is treated. */
+    public enum SignalCheck {
+        /** Stop the boot (exit 78): the default, since such a worker loses its in-flight jobs on every scale-down. */
+        ERROR,
+        /** Log the problem and its fix, and start. */
+        WARN,
+        /** Do not look. */
+        OFF
+    }
+
+    /** Environment variable (or {@code guard.signal-check}) for {@link SignalCheck}: error, warn, off. */
+    public static final String ENV_SIGNAL_CHECK = "GUARD_SIGNAL_CHECK";
+
+    final String consumer;
+    final List<GuardSettings.Requirement> required;
+    final List<String> targets;
+    final List<EnvTarget> envTargets;
+    final String jobType;
+    final Consumer<Schemas.Builder> schemas;
+    final Map<String, String> environment;
+    final File configFile;
+    final Duration readyDeadline;
+    final Duration attemptTimeout;
+    final Boolean allowLoopback;
+    final SignalCheck signalCheck;
+    final DrainConfig drain;
+    final boolean installSignalHandlers;
+
+    /** A target built from a variable's value when the guard boots: the URL plus a suffix such as {@code ?key=ready}. */
+    record EnvTarget(String name, String suffix) {}
+
+    private GuardSpec(Builder b) {
+        this.consumer = b.consumer;
+        this.required = List.copyOf(b.required);
+        this.targets = List.copyOf(b.targets);
+        this.envTargets = List.copyOf(b.envTargets);
+        this.jobType = b.jobType;
+        this.schemas = b.schemas;
+        this.environment = b.environment == null ? null : Map.copyOf(b.environment);
+        this.configFile = b.configFile;
+        this.readyDeadline = b.readyDeadline;
+        this.attemptTimeout = b.attemptTimeout;
+        this.allowLoopback = b.allowLoopback;
+        this.signalCheck = b.signalCheck;
+        this.drain = b.drain;
+        this.installSignalHandlers = b.installSignalHandlers;
+    }
+
+    /** A spec for the consumer named {@code consumer} (logs, dead letters, the receipt). */
+    public static Builder builder(String consumer) {
+        return new Builder(consumer);
+    }
+
+    public String consumer() {
+        return consumer;
+    }
+
+    /** Mutable builder. */
+    public static final class Builder {
+        private final String consumer;
+        private final List<GuardSettings.Requirement> required = new ArrayList<>();
+        private final List<String> targets = new ArrayList<>();
+        private final List<EnvTarget> envTargets = new ArrayList<>();
+        private String jobType;
+        private Consumer<Schemas.Builder> schemas;
+        private Map<String, String> environment;
+        private File configFile;
+        private Duration readyDeadline;
+        private Duration attemptTimeout;
+        private Boolean allowLoopback;
+        private SignalCheck signalCheck;
+        private DrainConfig drain;
+        private boolean installSignalHandlers = true;
+
+        Builder(String consumer) {
+            if (consumer == null || consumer.isBlank()) {
+                throw new IllegalArgumentException("GuardSpec: the consumer needs a name (it is in every log line,"
+                        + " dead letter and receipt)");
+            }
+            this.consumer = consumer;
+        }
+
+        /** This variable must be set and usable; its type is inferred from its name (REDIS_URL: a URL). */
+        public Builder require(String name) {
+            return require(name, null);
+        }
+
+        /** This variable must be set and parse as {@code type} (null: inferred). */
+        public Builder require(String name, SettingType type) {
+            required.add(new GuardSettings.Requirement(Objects.requireNonNull(name, "name"), type));
+            return this;
+        }
+
+        /** Wait until this target serves (any URL {@code guard-init wait} takes: redis://, amqp://, nats://, kafka://, tcp://, http://). */
+        public Builder waitFor(String targetUrl) {
+            targets.add(Objects.requireNonNull(targetUrl, "targetUrl"));
+            return this;
+        }
+
+        /** Wait until the URL in this (required) variable serves. */
+        public Builder waitForEnv(String name) {
+            return waitForEnv(name, "");
+        }
+
+        /**
+         * Wait until the URL in this variable, followed by {@code suffix} (for example
+         * {@code ?key=stack:ready}: Redis must also hold that key), serves. The variable is
+         * required too.
+         */
+        public Builder waitForEnv(String name, String suffix) {
+            envTargets.add(new EnvTarget(Objects.requireNonNull(name, "name"), Objects.requireNonNull(suffix, "suffix")));
+            if (required.stream().noneMatch(r -> r.name().equals(name))) {
+                require(name, SettingType.URL);
+            }
+            return this;
+        }
+
+        /** Every payload is of this job type, with its schema on the class path; self-tested at boot. */
+        public Builder schema(String jobType, String classpathResource) {
+            return schemas(jobType, b -> b.fromClasspath(jobType, classpathResource));
+        }
+
+        /**
+         * Every payload is of this job type; {@code registry} registers its schema, references
+         * and examples on the builder ({@link Schemas.Builder#example} payloads are validated at
+         * boot).
+         */
+        public Builder schemas(String jobType, Consumer<Schemas.Builder> registry) {
+            this.jobType = Objects.requireNonNull(jobType, "jobType");
+            this.schemas = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        /** The environment to read (default: the process's). */
+        public Builder environment(Map<String, String> environment) {
+            this.environment = Objects.requireNonNull(environment, "environment");
+            return this;
+        }
+
+        /** The settings file (default: {@code GUARD_CONFIG}, when set). */
+        public Builder configFile(File file) {
+            this.configFile = Objects.requireNonNull(file, "file");
+            return this;
+        }
+
+        /** Overall readiness deadline (default: {@code GUARD_TIMEOUT}, {@code guard.timeout}, 60 s). */
+        public Builder readyDeadline(Duration deadline) {
+            this.readyDeadline = Objects.requireNonNull(deadline, "deadline");
+            return this;
+        }
+
+        /** Bound of one readiness attempt (default: {@code GUARD_ATTEMPT_TIMEOUT}, {@code guard.attempt-timeout}, 2 s). */
+        public Builder attemptTimeout(Duration timeout) {
+            this.attemptTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /** Accept loopback URLs (default: {@code GUARD_ALLOW_LOOPBACK}, {@code guard.allow-loopback}, false). */
+        public Builder allowLoopback(boolean allow) {
+            this.allowLoopback = allow;
+            return this;
+        }
+
+        /** What a trapped signal path does (default: {@value #ENV_SIGNAL_CHECK}, {@code guard.signal-check}, ERROR). */
+        public Builder signalCheck(SignalCheck check) {
+            this.signalCheck = Objects.requireNonNull(check, "check");
+            return this;
+        }
+
+        /** The grace period and safety margin (default: {@link DrainConfig#fromEnv(Map)} on the spec's environment). */
+        public Builder drain(DrainConfig config) {
+            this.drain = Objects.requireNonNull(config, "config");
+            return this;
+        }
+
+        /**
+         * False runs the drain without SIGTERM/SIGINT handlers and shutdown hook (several guards
+         * in one JVM, tests); stop it with {@code guard.drain().requestStop(why)}. Default true.
+         */
+        public Builder installSignalHandlers(boolean install) {
+            this.installSignalHandlers = install;
+            return this;
+        }
+
+        /** @throws IllegalStateException when no schema was given: the boundary validates every job against one */
+        public GuardSpec build() {
+            if (schemas == null) {
+                throw new IllegalStateException("GuardSpec for '" + consumer + "': no schema; give the job type and its"
+                        + " schema with schema(jobType, \"schemas/job.schema.json\") or schemas(jobType, builder -> ...)");
+            }
+            return new GuardSpec(this);
+        }
+    }
+}

@@ -1,0 +1,205 @@
+package dev.guard.worker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.guard.ExitCodes;
+import dev.guard.config.SettingType;
+import dev.guard.drain.DrainConfig;
+import dev.guard.queue.redis.CrashSafeListQueue;
+import dev.guard.queue.redis.RedisJob;
+import dev.guard.schema.boundary.Outcome;
+import dev.guard.schema.boundary.SourceInfo;
+import dev.guard.schema.deadletter.DeadLetterException;
+import dev.guard.schema.deadletter.DeadLetterSink;
+import dev.guard.schema.deadletter.redis.RedisListDeadLetters;
+import dev.guard.testing.FreePorts;
+import dev.guard.testing.MachineServices;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link Guard} in-process: each boot stage stops with its exit code and a message that says what
+ * to do, and {@link Guard#run} on the machine's Redis gives every job one outcome. The signals
+ * and the PID-1 trap with real processes: {@link GuardProcessTest}.
+ */
+class GuardTest {
+
+    static final String SCHEMA = "{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\","
+            + "\"required\":[\"job_id\",\"width\"],\"properties\":{\"job_id\":{\"type\":\"string\"},"
+            + "\"width\":{\"type\":\"integer\",\"minimum\":1}}}";
+    static final String EXAMPLE = "{\"job_id\":\"example\",\"width\":320}";
+    static final String REDIS = MachineServices.redisUri();
+
+    @TempDir
+    Path dir;
+
+    private final List<AutoCloseable> closing = new ArrayList<>();
+
+    @AfterEach
+    void close() throws Exception {
+        for (int i = closing.size() - 1; i >= 0; i--) {
+            closing.get(i).close();
+        }
+    }
+
+    static GuardSpec.Builder spec(Map<String, String> env) {
+        return GuardSpec.builder("test-worker").environment(env)
+                .schemas("thumbnail", b -> b.fromJson("thumbnail", SCHEMA).example("thumbnail", EXAMPLE))
+                .installSignalHandlers(false)
+                .drain(DrainConfig.builder().gracePeriod(Duration.ofSeconds(2)).safetyMargin(Duration.ofMillis(500)).build());
+    }
+
+    @Test
+    void aMissingVariableStopsBeforeAnyConnection() {
+        GuardStopped e = assertThrows(GuardStopped.class,
+                () -> Guard.start(spec(Map.of("CACHE_URL", "redis://cache:6379")).require("REDIS_URL").build()));
+        assertEquals(ExitCodes.CONFIG, e.exitCode());
+        assertEquals("config", e.stage());
+        assertTrue(e.getMessage().contains("REDIS_URL"), e.getMessage());
+        assertTrue(e.getMessage().contains("CACHE_URL"), "the drifted name is named: " + e.getMessage());
+    }
+
+    @Test
+    void loopbackIsRefusedUnlessAllowedAndPasswordsAreMasked() {
+        Map<String, String> env = Map.of("REDIS_URL", "redis://:s3cret-pass@localhost:6379");
+        GuardStopped e = assertThrows(GuardStopped.class,
+                () -> Guard.start(spec(env).require("REDIS_URL", SettingType.URL).build()));
+        assertEquals(ExitCodes.CONFIG, e.exitCode());
+        assertTrue(e.getMessage().toLowerCase().contains("loopback") || e.getMessage().contains("localhost"), e.getMessage());
+        assertFalse(e.getMessage().contains("s3cret-pass"), e.getMessage());
+    }
+
+    @Test
+    void theSettingsFileOfTheInitContainerAddsRequirementsWithTheirOrigin() throws Exception {
+        Path conf = dir.resolve("guard.conf");
+        Files.writeString(conf, "guard {\n  require = [\"REDIS_URL:url\", \"WORKERS:integer\"]\n}\n");
+        Map<String, String> env = Map.of("GUARD_CONFIG", conf.toString(), "REDIS_URL", REDIS, "GUARD_ALLOW_LOOPBACK", "true");
+        GuardStopped e = assertThrows(GuardStopped.class, () -> Guard.start(spec(env).build()));
+        assertEquals(ExitCodes.CONFIG, e.exitCode());
+        assertTrue(e.getMessage().contains("'WORKERS:integer' (from guard.require in " + conf + ":2) has an unknown type"),
+                e.getMessage());
+    }
+
+    @Test
+    void aSchemaWhoseExampleFailsStopsTheBoot() {
+        GuardSpec spec = spec(Map.of()).schemas("thumbnail", b -> b.fromJson("thumbnail", SCHEMA)
+                .example("thumbnail", "{\"id\":\"renamed\",\"width\":320}")).build();
+        GuardStopped e = assertThrows(GuardStopped.class, () -> Guard.start(spec));
+        assertEquals("schemas", e.stage());
+        assertEquals(ExitCodes.CONFIG, e.exitCode());
+        assertTrue(e.getMessage().contains("job_id"), e.getMessage());
+    }
+
+    @Test
+    void aBadSignalCheckValueIsAConfigError() {
+        GuardStopped e = assertThrows(GuardStopped.class,
+                () -> Guard.start(spec(Map.of("GUARD_SIGNAL_CHECK", "loud")).build()));
+        assertEquals(ExitCodes.CONFIG, e.exitCode());
+        assertTrue(e.getMessage().contains("GUARD_SIGNAL_CHECK='loud' (from env GUARD_SIGNAL_CHECK)"), e.getMessage());
+    }
+
+    @Test
+    void aDependencyThatRefusesStopsWith69AtTheDeadline() {
+        int port = FreePorts.next();
+        Map<String, String> env = Map.of("REDIS_URL", "redis://127.0.0.1:" + port, "GUARD_ALLOW_LOOPBACK", "true",
+                "GUARD_TIMEOUT", "1500ms");
+        long t0 = System.nanoTime();
+        GuardStopped e = assertThrows(GuardStopped.class, () -> Guard.start(spec(env).waitForEnv("REDIS_URL").build()));
+        assertEquals(ExitCodes.UNAVAILABLE, e.exitCode());
+        assertEquals("readiness", e.stage());
+        assertTrue(e.getMessage().contains("127.0.0.1:" + port), e.getMessage());
+        assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(30).toNanos(), "bounded by the 1.5 s deadline");
+    }
+
+    @Test
+    void aWrongPasswordStopsAtOnceWith77() {
+        Map<String, String> env = Map.of("REDIS_URL", REDIS.replace("redis://", "redis://nobody:wrong@"),
+                "GUARD_ALLOW_LOOPBACK", "true");
+        GuardStopped e = assertThrows(GuardStopped.class, () -> Guard.start(spec(env).waitForEnv("REDIS_URL").build()));
+        assertEquals(ExitCodes.NO_PERMISSION, e.exitCode(), e.getMessage());
+        assertFalse(e.getMessage().contains("wrong@"), e.getMessage());
+    }
+
+    /** A booted guard on the machine's Redis: one valid, one skewed, one whose work passes the deadline. */
+    @Test
+    void runGivesEveryJobOneOutcomeAndHandsBackAtTheDeadline() throws Exception {
+        String queue = MachineServices.uniqueName("guard-run");
+        Map<String, String> env = Map.of("REDIS_URL", REDIS, "GUARD_ALLOW_LOOPBACK", "true");
+        Guard guard = Guard.start(spec(env).waitForEnv("REDIS_URL").build());
+        assertEquals(1, guard.readiness().results().size());
+        RedisClient client = RedisClient.create(guard.env("REDIS_URL"));
+        closing.add(client::shutdown);
+        RedisCommands<String, String> redis = client.connect().sync();
+        redis.lpush(queue, "{\"job_id\":\"ok-1\",\"width\":10}");
+        redis.lpush(queue, "{\"id\":\"skewed-2\",\"width\":10}");
+        redis.lpush(queue, "{\"job_id\":\"slow-3\",\"width\":10}");
+        AtomicInteger worked = new AtomicInteger();
+        int exit;
+        try (CrashSafeListQueue jobs = CrashSafeListQueue.builder(client, queue).pollTimeout(Duration.ofMillis(200)).build();
+             RedisListDeadLetters dead = RedisListDeadLetters.connect(REDIS, queue + ":dead")) {
+            exit = guard.run(jobs, RedisJob::payload, j -> SourceInfo.redis(queue, null), dead, (job, drain) -> {
+                if (job.object().getString("job_id").startsWith("slow")) {
+                    drain.requestStop("test: stop during the slow job");
+                    while (true) {
+                        drain.checkpoint(); // throws HandBack once the 1.5 s budget is spent
+                        Thread.sleep(20);
+                    }
+                }
+                worked.incrementAndGet();
+            });
+        }
+        assertEquals(ExitCodes.OK, exit);
+        assertEquals(1, worked.get());
+        assertEquals(Outcome.PROCESSED, guard.ledger().outcomeOf("ok-1").orElseThrow());
+        assertEquals(Outcome.REJECTED, guard.ledger().outcomeOf("skewed-2").orElseThrow());
+        assertEquals(Outcome.HANDED_BACK, guard.ledger().outcomeOf("slow-3").orElseThrow());
+        assertEquals(0L, guard.ledger().reconcile().missing(), guard.ledger().summaryLine());
+        assertEquals(List.of("{\"job_id\":\"slow-3\",\"width\":10}"), redis.lrange(queue, 0, -1), "handed back to the queue");
+        assertEquals(1, redis.llen(queue + ":dead"), "the skewed one is dead-lettered");
+        redis.del(queue, queue + ":dead", queue + ":interruptions");
+    }
+
+    /** The dead-letter sink is down: the job is not dropped and not failed, it goes back to the queue. */
+    @Test
+    void aDeadLetterThatCannotBeWrittenHandsTheJobBack() throws Exception {
+        String queue = MachineServices.uniqueName("guard-dlq-down");
+        Guard guard = Guard.start(spec(Map.of()).build());
+        RedisClient client = RedisClient.create(REDIS);
+        closing.add(client::shutdown);
+        RedisCommands<String, String> redis = client.connect().sync();
+        redis.lpush(queue, "{\"id\":\"skewed-1\"}");
+        DeadLetterSink down = letter -> {
+            guard.drain().requestStop("test: after the first attempt");
+            throw new DeadLetterException("dead-letter store unreachable (test)", null);
+        };
+        int exit;
+        try (CrashSafeListQueue jobs = CrashSafeListQueue.builder(client, queue).pollTimeout(Duration.ofMillis(200)).build()) {
+            exit = guard.run(jobs, RedisJob::payload, down, (job, drain) -> { });
+        }
+        assertEquals(ExitCodes.OK, exit);
+        assertEquals(Outcome.HANDED_BACK, guard.ledger().outcomeOf("skewed-1").orElseThrow(), guard.ledger().summaryLine());
+        assertEquals(List.of("{\"id\":\"skewed-1\"}"), redis.lrange(queue, 0, -1));
+        redis.del(queue, queue + ":interruptions");
+    }
+
+    @Test
+    void aSpecWithoutSchemaIsRefusedWhenBuilt() {
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> GuardSpec.builder("w").environment(new HashMap<>()).build());
+        assertTrue(e.getMessage().contains("schema(jobType"), e.getMessage());
+    }
+}
