@@ -91,7 +91,13 @@ public final class DrainLoop<J> {
                 }
                 if (handBackIf.test(e)) {
                     // not the job's fault (its dead letter could not be written, say): it runs again later
-                    handBack(job, "not done: " + e);
+                    if (!handBack(job, "not done: " + e)) {
+                        // the job may sit in this worker's own keeping (a processing list, an unacked
+                        // delivery) where nobody else takes it while this worker lives: stop, so that
+                        // the broker or the restarted worker gives it out again
+                        drain.requestStop("hand-back of job " + source.idOf(job) + " failed");
+                        break;
+                    }
                     continue;
                 }
                 drain.jobFailed();
@@ -106,19 +112,22 @@ public final class DrainLoop<J> {
         return drain.finish();
     }
 
-    private void handBack(J job, String why) {
+    /** True when the job went back to the queue. */
+    private boolean handBack(J job, String why) {
         String id = source.idOf(job);
         try {
             source.handBack(job);
             drain.jobHandedBack();
             LOG.info("guard drain: job {} handed back ({})", id, why);
             onHandBack.accept(id);
+            return true;
         } catch (HandBackFailedException | RuntimeException e) {
             drain.jobHandBackFailed(id);
             LOG.error("guard drain: HAND-BACK FAILED for job {}: {}. The job may be lost unless the queue kept a copy;"
                     + " reconcile it by id. The worker will exit with code {}.", id, e.getMessage(),
                     dev.guard.ExitCodes.SOFTWARE);
             onHandBackFailed.accept(id, e);
+            return false;
         }
     }
 

@@ -8,7 +8,7 @@ import dev.guard.config.Redaction;
 import dev.guard.drain.Drain;
 import dev.guard.drain.DrainConfig;
 import dev.guard.drain.DrainLoop;
-import dev.guard.drain.HandBackFailedException;
+import dev.guard.drain.ForwardingJobSource;
 import dev.guard.drain.JobHandler;
 import dev.guard.drain.JobSource;
 import dev.guard.drain.ShutdownReceipt;
@@ -263,7 +263,12 @@ public final class Guard {
         LOG.info("guard: {} waits up to {} ms for {}", spec.consumer(), deadline.toMillis(),
                 targets.stream().map(Redaction::maskText).toList());
         ReadinessGate.Builder b = ReadinessGate.builder().deadline(deadline).attemptTimeout(attempt)
-                .listener((previous, current) -> LOG.info("guard: {}", current.stateLine()));
+                .listener((previous, current) -> {
+                    LOG.info("guard: {}", current.stateLine());
+                    if (spec.listener != null) {
+                        spec.listener.onStateChange(previous, current);
+                    }
+                });
         targets.forEach(t -> b.probe(Probes.forUrl(t)));
         Thread booting = Thread.currentThread();
         Thread watcher = new Thread(() -> {
@@ -381,35 +386,10 @@ public final class Guard {
         JobBoundary<Accepted> boundary = boundary(deadLetters);
         Function<J, byte[]> bytes = job -> payload.apply(job).getBytes(StandardCharsets.UTF_8);
         // the loop's logs, receipt and hand-back callback name each job as the ledger does
-        JobSource<J> named = new JobSource<>() {
-            @Override
-            public Optional<J> fetch() {
-                return source.fetch();
-            }
-
-            @Override
-            public void ack(J job) {
-                source.ack(job);
-            }
-
-            @Override
-            public void handBack(J job) throws HandBackFailedException {
-                source.handBack(job);
-            }
-
-            @Override
-            public void fail(J job, Exception cause) {
-                source.fail(job, cause);
-            }
-
+        JobSource<J> named = new ForwardingJobSource<>(source) {
             @Override
             public String idOf(J job) {
                 return boundary.idOf(bytes.apply(job), where.apply(job));
-            }
-
-            @Override
-            public void close() {
-                source.close();
             }
         };
         ShutdownReceipt receipt = DrainLoop.<J>builder(drain, named, (job, d) ->

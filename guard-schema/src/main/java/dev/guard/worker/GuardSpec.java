@@ -3,6 +3,7 @@ package dev.guard.worker;
 import dev.guard.config.GuardSettings;
 import dev.guard.config.SettingType;
 import dev.guard.drain.DrainConfig;
+import dev.guard.ready.ReadinessListener;
 import dev.guard.schema.Schemas;
 import java.io.File;
 import java.time.Duration;
@@ -56,6 +57,7 @@ public final class GuardSpec {
     final SignalCheck signalCheck;
     final DrainConfig drain;
     final boolean installSignalHandlers;
+    final ReadinessListener listener;
 
     /** A target built from a variable's value when the guard boots: the URL plus a suffix such as {@code ?key=ready}. */
     record EnvTarget(String name, String suffix) {}
@@ -75,6 +77,7 @@ public final class GuardSpec {
         this.signalCheck = b.signalCheck;
         this.drain = b.drain;
         this.installSignalHandlers = b.installSignalHandlers;
+        this.listener = b.listener;
     }
 
     /** A spec for the consumer named {@code consumer} (logs, dead letters, the receipt). */
@@ -102,6 +105,7 @@ public final class GuardSpec {
         private SignalCheck signalCheck;
         private DrainConfig drain;
         private boolean installSignalHandlers = true;
+        private ReadinessListener listener;
 
         Builder(String consumer) {
             if (consumer == null || consumer.isBlank()) {
@@ -210,6 +214,12 @@ public final class GuardSpec {
          */
         public Builder installSignalHandlers(boolean install) {
             this.installSignalHandlers = install;
+            return this;
+        }
+
+        /** Also told of each state change of the readiness wait (which guard logs anyway); called from probe threads. */
+        public Builder readinessListener(ReadinessListener listener) {
+            this.listener = Objects.requireNonNull(listener, "listener");
             return this;
         }
 

@@ -5,16 +5,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
-import dev.guard.config.ConfigGuard;
-import dev.guard.config.ConfigViolationException;
+import dev.failsafe.Failsafe;
+import dev.failsafe.RetryPolicy;
+import dev.guard.ExitCodes;
 import dev.guard.config.Redaction;
 import dev.guard.config.SettingType;
+import dev.guard.drain.Drain;
+import dev.guard.drain.ForwardingJobSource;
 import dev.guard.examples.coldstart.StackContract;
-import dev.guard.ready.Probes;
-import dev.guard.ready.ReadinessGate;
-import dev.guard.ready.ReadinessReport;
+import dev.guard.queue.redis.CrashSafeListQueue;
+import dev.guard.queue.redis.RedisJob;
 import dev.guard.schema.Accepted;
-import dev.guard.schema.Schemas;
 import dev.guard.schema.boundary.JobBoundary;
 import dev.guard.schema.boundary.Ledger;
 import dev.guard.schema.boundary.Outcome;
@@ -23,11 +24,8 @@ import dev.guard.schema.deadletter.DeadLetterException;
 import dev.guard.schema.deadletter.DeadLetterSink;
 import dev.guard.schema.deadletter.amqp.AmqpDeadLetters;
 import dev.guard.schema.deadletter.redis.RedisListDeadLetters;
-import dev.guard.drain.HandBackFailedException;
-import dev.guard.queue.redis.CrashSafeListQueue;
-import dev.guard.queue.redis.RedisJob;
-import dev.failsafe.Failsafe;
-import dev.failsafe.RetryPolicy;
+import dev.guard.worker.Guard;
+import dev.guard.worker.GuardSpec;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -35,39 +33,43 @@ import io.lettuce.core.api.sync.RedisCommands;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The example worker, guarded end to end:
+ * The example worker, guarded end to end by one {@link Guard#boot} call in {@link #main}:
  *
  * <ol>
  *   <li><b>config guard</b> on {@code REDIS_URL} (and {@code AMQP_URL} on the RabbitMQ variant):
  *       missing, placeholder, loopback (unless {@code GUARD_ALLOW_LOOPBACK=true}, for a stack on
  *       one machine) and name drift ({@code CACHE_URL} set instead) stop it before any
- *       connection, exit 78;
+ *       connection, exit 78; so does a shell as PID 1 that would keep SIGTERM from it;
+ *   <li><b>schema self-test</b> of {@code schemas/thumbnail.schema.json} against an example;
+ *   <li><b>drain</b>: from here on SIGTERM only stops the fetching; the job in hand is finished or
+ *       handed back within {@code GUARD_GRACE_PERIOD} minus {@code GUARD_SAFETY_MARGIN};
  *   <li><b>readiness gate</b>: waits through refused, {@code LOADING} and a missing
  *       {@value StackContract#READY_MARKER_KEY} marker until Redis (and RabbitMQ) serve, one log
- *       line per state change, exit 69 at the deadline;
- *   <li><b>the boundary</b>: every payload is checked against {@code schemas/thumbnail.schema.json};
- *       a skewed one is dead-lettered with its reason (Redis list or AMQP queue
- *       {@code <queue>:dead}) and logged, never swallowed; the ledger gives every received job
- *       exactly one outcome;
+ *       line per state change, exit 69 at the deadline, 143 on SIGTERM while waiting;
+ *   <li><b>the boundary</b>: every payload is checked against the schema; a skewed one is
+ *       dead-lettered with its reason (Redis list or AMQP queue {@code <queue>:dead}) and logged,
+ *       never swallowed; the ledger gives every received job exactly one outcome;
  *   <li><b>crash-safe fetch</b>: guard's {@code CrashSafeListQueue} (BLMOVE into a leased processing
- *       list, LREM after the outcome, a reaper for dead workers' jobs) on Redis;
- *       manual ack after the outcome (RabbitMQ). Results are written idempotently (HSET by id).
+ *       list, LREM after the outcome, a reaper for dead workers' jobs) on Redis; manual ack after
+ *       the outcome on RabbitMQ. Results are written idempotently (HSET by id).
  * </ol>
  *
  * <p>Prints {@code job <id> received}, {@code job <id> processed},
- * {@code job <id> rejected: <reason>}, {@code job <id> failed: <reason>}; exits after
- * {@code WORKER_IDLE_EXIT_MS} without a job, or on SIGTERM, printing the ledger's summary.
+ * {@code job <id> rejected: <reason>}, {@code job <id> failed: <reason>}; stops after
+ * {@code WORKER_IDLE_EXIT_MS} without a job, or on SIGTERM, printing the ledger's summary and the
+ * drain receipt; exits 0 after a clean drain (the codes: {@link ExitCodes}).
  * {@code READY_DEADLINE_S} bounds the readiness wait (default 60); {@code JOB_WORK_MS} is the time
  * each accepted job takes (default 0); {@code HEALTH_PORT} serves the probe endpoints
  * ({@link HealthEndpoint}).
@@ -85,143 +87,121 @@ public final class GuardedWorker {
   private static final Logger LOG = LoggerFactory.getLogger("worker");
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String CONSUMER = "thumbnail-worker";
+  private static final String EXAMPLE =
+      "{\"job_id\":\"example-1\",\"type\":\"thumbnail\",\"image\":\"images/1.png\",\"width\":320}";
 
-  private final Map<String, String> env;
+  private final Guard guard;
+  private final Drain drain;
   private final String queue;
   private final long idleExitMs;
   private final long workMs;
   private final HealthEndpoint health;
-  private final Ledger ledger = new Ledger();
   private final AtomicLong lastJobAt = new AtomicLong(System.currentTimeMillis());
   private final AtomicReference<String> lastDeadLetterReason = new AtomicReference<>("");
-  private volatile boolean running = true;
-  private final CountDownLatch stopped = new CountDownLatch(1);
 
-  private GuardedWorker(Map<String, String> env) {
-    this.env = env;
+  private GuardedWorker(Guard guard, HealthEndpoint health) {
+    this.guard = guard;
+    this.drain = guard.drain();
+    this.health = health;
+    Map<String, String> env = guard.environment();
     this.queue = env.getOrDefault(StackContract.JOB_QUEUE, "jobs");
     this.idleExitMs = Long.parseLong(env.getOrDefault(StackContract.WORKER_IDLE_EXIT_MS, "0"));
     this.workMs = Long.parseLong(env.getOrDefault(StackContract.JOB_WORK_MS, "0"));
-    String healthPort = env.get(HEALTH_PORT);
-    this.health = healthPort == null || healthPort.isBlank() ? null
-        : HealthEndpoint.start(Integer.parseInt(healthPort.trim()),
-            Duration.ofSeconds(Long.parseLong(env.getOrDefault(LIVENESS_STALL_S, "120"))));
-    if (health != null) {
-      LOG.info("health endpoint on port {}: /readyz (200 while consuming), /livez", health.port());
-    }
+    guard.ledger().addListener(new Ledger.Listener() {
+      @Override
+      public void received(String jobId) {
+        lastJobAt.set(System.currentTimeMillis());
+        progress();
+        LOG.info("job {} received", jobId);
+      }
+
+      @Override
+      public void recorded(String jobId, Outcome outcome) {
+        switch (outcome) {
+          case PROCESSED -> LOG.info("job {} processed", jobId);
+          case REJECTED -> LOG.warn("job {} rejected: {}", jobId, lastDeadLetterReason.get());
+          case FAILED -> LOG.warn("job {} failed: {}", jobId, lastDeadLetterReason.get());
+          case HANDED_BACK -> LOG.info("job {} handed back", jobId);
+        }
+      }
+    });
   }
 
-  /** Runs the worker on the process environment; SIGTERM stops it after the current job. */
+  /** Boots the guard on the process environment, consumes until idle or SIGTERM, exits with the receipt's code. */
   public static void main(String[] args) {
     StackRedis.shortDnsCache(); // before any lookup
-    GuardedWorker worker = new GuardedWorker(System.getenv());
-    Runtime.getRuntime().addShutdownHook(new Thread(worker::stopFromSignal, "worker-sigterm"));
-    System.exit(worker.run());
-  }
-
-  /** Runs a worker on {@code env} until it is idle for {@code WORKER_IDLE_EXIT_MS}; returns the exit code. */
-  public static int run(Map<String, String> env) {
-    return new GuardedWorker(env).run();
-  }
-
-  private void stopFromSignal() {
-    if (running) {
-      LOG.info("SIGTERM: finishing the current job, then stopping");
-      running = false;
-      if (health != null) {
-        health.phase(HealthEndpoint.Phase.DRAINING);
-      }
+    Map<String, String> env = System.getenv();
+    HealthEndpoint health = health(env);
+    boolean amqp = "amqp".equals(env.get(StackContract.JOB_BROKER));
+    List<String> path = Collections.synchronizedList(new ArrayList<>()); // told from probe threads
+    GuardSpec.Builder spec = GuardSpec.builder(CONSUMER)
+        .require(StackContract.REDIS_URL, SettingType.URL)
+        .waitForEnv(StackContract.REDIS_URL, "?key=" + StackContract.READY_MARKER_KEY)
+        .schemas(JOB_TYPE, b -> b.fromClasspath(JOB_TYPE, "schemas/thumbnail.schema.json").example(JOB_TYPE, EXAMPLE))
+        .readyDeadline(Duration.ofSeconds(Long.parseLong(env.getOrDefault("READY_DEADLINE_S", "60"))))
+        .readinessListener((previous, current) -> path.add(current.kind() + " " + current.state().label()));
+    if (amqp) {
+      spec.waitForEnv(StackContract.AMQP_URL);
     }
-    try {
-      stopped.await(8, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    Guard guard = Guard.boot(spec.build());
+    LOG.info("dependencies ready after {} ms at {}: {}", guard.readiness().elapsed().toMillis(),
+        System.currentTimeMillis(), String.join(" -> ", path));
+    int exit = new GuardedWorker(guard, health).run(amqp);
+    System.exit(exit);
   }
 
-  int run() {
-    try {
-      return runGuarded();
+  private static HealthEndpoint health(Map<String, String> env) {
+    String port = env.get(HEALTH_PORT);
+    if (port == null || port.isBlank()) {
+      return null;
+    }
+    HealthEndpoint h = HealthEndpoint.start(Integer.parseInt(port.trim()),
+        Duration.ofSeconds(Long.parseLong(env.getOrDefault(LIVENESS_STALL_S, "120"))));
+    LOG.info("health endpoint on port {}: /readyz (200 while consuming), /livez", h.port());
+    return h;
+  }
+
+  private int run(boolean amqp) {
+    phase(HealthEndpoint.Phase.CONSUMING);
+    if (health != null) {
+      Thread draining = new Thread(() -> {
+        try {
+          drain.awaitStop(Duration.ofDays(365));
+          health.phase(HealthEndpoint.Phase.DRAINING); // out of rotation from SIGTERM on
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }, "worker-draining-phase");
+      draining.setDaemon(true);
+      draining.start();
+    }
+    String redisUrl = guard.env(StackContract.REDIS_URL);
+    StackRedis stackRedis = new StackRedis(redisUrl);
+    try (StatefulRedisConnection<String, String> connection = stackRedis.client.connect()) {
+      RedisCommands<String, String> redis = connection.sync();
+      return amqp ? consumeAmqp(redis) : consumeRedis(stackRedis.client, redis, redisUrl);
+    } catch (Exception e) {
+      LOG.error("worker stopped on an error: {}", Redaction.maskText(String.valueOf(e)), e);
+      drain.requestStop("error: " + e);
+      drain.finish();
+      return ExitCodes.SOFTWARE;
     } finally {
-      running = false;
+      LOG.info("ledger: {}", guard.ledger().summaryLine());
+      stackRedis.close();
       if (health != null) {
         health.close();
       }
-      stopped.countDown();
     }
   }
 
-  private int runGuarded() {
-    boolean amqp = "amqp".equals(env.get(StackContract.JOB_BROKER));
-    // 1. config, before any connection
-    ConfigGuard.Builder config = ConfigGuard.builder()
-        .requireEnv(StackContract.REDIS_URL, SettingType.URL)
-        .environment(env)
-        .allowLoopback(Boolean.parseBoolean(env.getOrDefault(ALLOW_LOOPBACK, "false")));
-    if (amqp) {
-      config.requireEnv(StackContract.AMQP_URL, SettingType.URL);
-    }
-    try {
-      config.build().verify();
-    } catch (ConfigViolationException e) {
-      LOG.error("config guard stopped the worker before any connection:\n{}", e.getMessage());
-      return 78;
-    }
-    String redisUrl = env.get(StackContract.REDIS_URL);
-    String amqpUrl = env.get(StackContract.AMQP_URL);
-
-    // 2. readiness: refused -> LOADING -> marker missing -> ready
-    List<String> path = java.util.Collections.synchronizedList(new ArrayList<>()); // told from probe threads
-    ReadinessGate.Builder gateBuilder = ReadinessGate.builder()
-        .probe(Probes.redisBuilder(redisUrl).requireKey(StackContract.READY_MARKER_KEY).build())
-        .deadline(Duration.ofSeconds(Long.parseLong(env.getOrDefault("READY_DEADLINE_S", "60"))))
-        .listener((previous, current) -> path.add(current.kind() + " " + current.state().label()));
-    if (amqp) {
-      gateBuilder.probe(Probes.amqp(amqpUrl));
-    }
-    long gateStart = System.nanoTime();
-    try (ReadinessGate gate = gateBuilder.build()) {
-      ReadinessReport report = gate.await();
-      if (!report.ready()) {
-        LOG.error("readiness gate gave up:\n{}", report.render());
-        return 69;
-      }
-    }
-    long waited = (System.nanoTime() - gateStart) / 1_000_000;
-    LOG.info("dependencies ready after {} ms at {}: {}", waited, System.currentTimeMillis(), String.join(" -> ", path));
-    if (health != null && running) {
-      health.phase(HealthEndpoint.Phase.CONSUMING);
-    }
-
-    // 3. the boundary, 4. the loop
-    Schemas schemas = Schemas.builder()
-        .fromClasspath(JOB_TYPE, "schemas/thumbnail.schema.json")
-        .example(JOB_TYPE, "{\"job_id\":\"example-1\",\"type\":\"thumbnail\",\"image\":\"images/1.png\",\"width\":320}")
-        .build();
-    StackRedis stackRedis = new StackRedis(redisUrl);
-    RedisClient client = stackRedis.client;
-    try (StatefulRedisConnection<String, String> connection = client.connect()) {
-      RedisCommands<String, String> redis = connection.sync();
-      return amqp ? consumeAmqp(schemas, redis, amqpUrl) : consumeRedis(schemas, client, redis, redisUrl);
-    } catch (Exception e) {
-      LOG.error("worker stopped on an error: {}", Redaction.maskText(String.valueOf(e)), e);
-      return 70;
-    } finally {
-      LOG.info("ledger: {}", ledger.summaryLine());
-      stackRedis.close();
-    }
-  }
-
-  private JobBoundary<Accepted> boundary(Schemas schemas, DeadLetterSink sink) {
-    DeadLetterSink remembering = letter -> {
+  private DeadLetterSink remembering(DeadLetterSink sink) {
+    return letter -> {
       sink.write(letter);
       lastDeadLetterReason.set(letter.reason());
     };
-    return JobBoundary.builder().schemas(schemas).jobType(JOB_TYPE).deadLetters(remembering).ledger(ledger)
-        .consumer(CONSUMER).build();
   }
 
-  private int consumeRedis(Schemas schemas, RedisClient client, RedisCommands<String, String> redis, String redisUrl) {
+  private int consumeRedis(RedisClient client, RedisCommands<String, String> redis, String redisUrl) {
     String results = queue + StackContract.RESULTS_SUFFIX;
     try (CrashSafeListQueue jobs = CrashSafeListQueue.builder(client, queue)
             .deadLetter(queue + ":interrupted")
@@ -230,42 +210,25 @@ public final class GuardedWorker {
             .idOf(GuardedWorker::idFor)
             .build();
         RedisListDeadLetters dead = RedisListDeadLetters.connect(redisUrl, queue + StackContract.DEAD_SUFFIX)) {
-      JobBoundary<Accepted> boundary = boundary(schemas, dead);
       LOG.info("consuming {} (crash-safe: BLMOVE to {}, ack by LREM; dead letters to {})", queue,
           jobs.processingList(), dead.listKey());
-      while (running) {
-        progress();
-        Optional<RedisJob> job = jobs.fetch();
-        if (job.isEmpty()) {
-          if (idle()) {
-            break;
-          }
-          continue;
+      // a loop turn is progress for /livez; an idle worker stops as if told to
+      ForwardingJobSource<RedisJob> observed = new ForwardingJobSource<>(jobs) {
+        @Override
+        public Optional<RedisJob> fetch() {
+          progress();
+          stopWhenIdle();
+          return super.fetch();
         }
-        try {
-          handle(boundary, job.get().payload(), SourceInfo.redis(queue, null), results, redis);
-          jobs.ack(job.get());
-        } catch (DeadLetterException e) {
-          // its dead letter was not written: not acked, given back to the queue, taken again
-          try {
-            jobs.handBack(job.get());
-          } catch (HandBackFailedException h) {
-            // the job stays in this worker's processing list, and a live worker renews its lease,
-            // so the reaper would not return it (seen in ComposeStackIT's Redis kill run: a job
-            // missing for good). Stop: the restarted worker (same id) returns its previous run's
-            // jobs first thing
-            LOG.error("{}; stopping so that the restarted worker returns it", h.getMessage());
-            return 70;
-          }
-        }
-      }
+      };
+      return guard.run(observed, RedisJob::payload, job -> SourceInfo.redis(queue, null), remembering(dead),
+          (job, d) -> work(job, results, redis));
     }
-    return 0;
   }
 
-  private int consumeAmqp(Schemas schemas, RedisCommands<String, String> redis, String amqpUrl) throws Exception {
+  private int consumeAmqp(RedisCommands<String, String> redis) throws Exception {
     ConnectionFactory factory = new ConnectionFactory();
-    factory.setUri(amqpUrl);
+    factory.setUri(guard.env(StackContract.AMQP_URL));
     // no automatic recovery (amqp-client's default): a recovered channel starts its delivery tags
     // again, and a lost connection is better answered by a new worker that waits for RabbitMQ
     // again (exit 70, the restart policy); the unacked deliveries go back to the queue meanwhile
@@ -279,35 +242,43 @@ public final class GuardedWorker {
       channel.queueDeclare(deadQueue, true, false, false, null);
       channel.basicQos(20);
       AmqpDeadLetters dead = AmqpDeadLetters.toQueue(connection, deadQueue);
-      JobBoundary<Accepted> boundary = boundary(schemas, dead);
+      JobBoundary<Accepted> boundary = guard.boundary(remembering(dead));
       LOG.info("consuming rabbitmq queue {} (manual ack, dead letters to {})", queue, deadQueue);
+      ReentrantLock inHand = new ReentrantLock(); // held while a delivery is worked on
       String tag = channel.basicConsume(queue, false, (consumerTag, delivery) -> {
-        if (!channel.isOpen()) {
-          // prefetched before the connection was lost: it cannot be acked, RabbitMQ delivers it
-          // again to the next worker; working on it here would only do it twice
-          return;
-        }
-        long deliveryTag = delivery.getEnvelope().getDeliveryTag();
-        String raw = new String(delivery.getBody(), StandardCharsets.UTF_8);
+        inHand.lock();
         try {
-          handle(boundary, raw, SourceInfo.amqp(queue, delivery.getProperties().getMessageId()), results, redis);
-          channel.basicAck(deliveryTag, false);
-        } catch (DeadLetterException e) {
-          channel.basicNack(deliveryTag, false, true);
+          if (!channel.isOpen() || drain.stopping()) {
+            // prefetched before the connection was lost, or after the stop: not acked, RabbitMQ
+            // delivers it again to the next worker; working on it here would only do it twice
+            return;
+          }
+          handleDelivery(channel, boundary, delivery, results, redis);
+        } finally {
+          inHand.unlock();
         }
       }, consumerTag -> { });
-      while (running && !idle()) {
+      while (!drain.stopping()) {
         progress();
+        stopWhenIdle();
         if (!connection.isOpen()) {
           LOG.error("connection to RabbitMQ lost ({}): stopping; its unacked jobs return to {}",
               Redaction.maskText(String.valueOf(connection.getCloseReason())), queue);
-          return 70;
+          drain.requestStop("connection to RabbitMQ lost");
+          drain.finish();
+          return ExitCodes.SOFTWARE;
         }
-        Thread.sleep(100);
+        drain.awaitStop(Duration.ofMillis(100));
       }
       channel.basicCancel(tag);
+      // the delivery in hand finishes (within the drain budget) before the connection closes
+      if (inHand.tryLock(drain.timeLeft().toMillis(), TimeUnit.MILLISECONDS)) {
+        inHand.unlock();
+      } else {
+        LOG.warn("a delivery was still in hand at the drain deadline; unacked, RabbitMQ delivers it again");
+      }
       dead.close();
-      return 0;
+      return drain.finish().exitCode();
     } finally {
       if (connection.isOpen()) {
         connection.close(); // and its channels
@@ -315,26 +286,34 @@ public final class GuardedWorker {
     }
   }
 
-  private void handle(JobBoundary<Accepted> boundary, String raw, SourceInfo source, String results,
-      RedisCommands<String, String> redis) {
-    lastJobAt.set(System.currentTimeMillis());
-    progress();
-    String id = idFor(raw);
-    LOG.info("job {} received", id);
-    Outcome outcome = boundary.handle(raw.getBytes(StandardCharsets.UTF_8), source, job -> {
-      var o = job.object();
-      work();
-      String result = "{\"width\":" + o.getInt("width") + ",\"thumbnail\":\"" + o.getString("image") + "@"
-          + o.getInt("width") + "\"}";
-      // HSET by id is idempotent: a write cut by a Redis restart is retried, not the job failed
-      Failsafe.with(resultWriteRetry(id)).run(() -> redis.hset(results, o.getString("job_id"), result));
-    });
-    switch (outcome) {
-      case PROCESSED -> LOG.info("job {} processed", id);
-      case REJECTED -> LOG.warn("job {} rejected: {}", id, lastDeadLetterReason.get());
-      case FAILED -> LOG.warn("job {} failed: {}", id, lastDeadLetterReason.get());
-      case HANDED_BACK -> LOG.info("job {} handed back", id);
+  private void handleDelivery(Channel channel, JobBoundary<Accepted> boundary, com.rabbitmq.client.Delivery delivery,
+      String results, RedisCommands<String, String> redis) throws java.io.IOException {
+    drain.jobFetched();
+    long deliveryTag = delivery.getEnvelope().getDeliveryTag();
+    String raw = new String(delivery.getBody(), StandardCharsets.UTF_8);
+    try {
+      boundary.handle(delivery.getBody(), SourceInfo.amqp(queue, delivery.getProperties().getMessageId()),
+          job -> work(job, results, redis));
+      channel.basicAck(deliveryTag, false);
+      drain.jobDone();
+    } catch (DeadLetterException e) {
+      // its dead letter was not written: not acked, back to the queue, taken again
+      channel.basicNack(deliveryTag, false, true);
+      boundary.handedBack(idFor(raw));
+      drain.jobHandedBack();
     }
+  }
+
+
+  /** An accepted job: its work, then the result, written by id (idempotent). */
+  private void work(Accepted job, String results, RedisCommands<String, String> redis) {
+    var o = job.object();
+    String id = o.getString("job_id");
+    work();
+    String result = "{\"width\":" + o.getInt("width") + ",\"thumbnail\":\"" + o.getString("image") + "@"
+        + o.getInt("width") + "\"}";
+    // HSET by id is idempotent: a write cut by a Redis restart is retried, not the job failed
+    Failsafe.with(resultWriteRetry(id)).run(() -> redis.hset(results, id, result));
   }
 
   /**
@@ -347,12 +326,18 @@ public final class GuardedWorker {
    */
   private RetryPolicy<Object> resultWriteRetry(String id) {
     return RetryPolicy.builder()
-        .handleIf(e -> e instanceof RedisException && running)
+        .handleIf(e -> e instanceof RedisException && !drain.stopping())
         .withBackoff(Duration.ofMillis(100), Duration.ofSeconds(2))
         .withMaxRetries(-1)
         .onRetry(e -> LOG.warn("job {}: result write failed ({}), retry {}", id,
             Redaction.maskText(String.valueOf(e.getLastException())), e.getAttemptCount()))
         .build();
+  }
+
+  private void phase(HealthEndpoint.Phase phase) {
+    if (health != null) {
+      health.phase(phase);
+    }
   }
 
   private void progress() {
@@ -373,8 +358,10 @@ public final class GuardedWorker {
     }
   }
 
-  private boolean idle() {
-    return idleExitMs > 0 && System.currentTimeMillis() - lastJobAt.get() > idleExitMs;
+  private void stopWhenIdle() {
+    if (idleExitMs > 0 && System.currentTimeMillis() - lastJobAt.get() > idleExitMs) {
+      drain.requestStop("idle for " + idleExitMs + " ms");
+    }
   }
 
   /** The id the boundary's ledger uses: the first of job_id, jobId, id, ... (so a renamed id is still named). */

@@ -40,7 +40,8 @@ class GuardedWorkerConfigTest {
   void cacheUrlSetInsteadOfRedisUrlStopsItWithExit78NamingBothNames() throws Exception {
     BoundedRun.Result r = runWorker(Map.of("CACHE_URL", "redis://redis:6379", "JOB_QUEUE", "q"));
     assertEquals(78, r.exit(), r.output());
-    assertTrue(r.output().contains("config guard stopped the worker before any connection"), r.output());
+    assertTrue(r.output().contains("must not start (config), exit 78")
+        && r.output().contains("the config guard stopped it before any connection"), r.output());
     assertTrue(r.output().contains("REDIS_URL"), r.output());
     assertTrue(r.output().contains("CACHE_URL"), r.output());
     assertFalse(r.output().contains("dependencies ready"), r.output());
@@ -59,7 +60,7 @@ class GuardedWorkerConfigTest {
     BoundedRun.Result r = runWorker(Map.of("REDIS_URL", "redis://127.0.0.1:" + port, GuardedWorker.ALLOW_LOOPBACK, "true",
         "READY_DEADLINE_S", "2"));
     assertEquals(69, r.exit(), r.output());
-    assertTrue(r.output().contains("readiness gate gave up"), r.output());
+    assertTrue(r.output().contains("must not start (readiness), exit 69"), r.output());
     assertTrue(r.output().contains("127.0.0.1:" + port), r.output());
     assertTrue(r.output().contains("refused"), r.output());
   }

@@ -32,6 +32,21 @@ public final class Ledger {
     };
     private final EnumMap<Outcome, Long> counts = new EnumMap<>(Outcome.class);
     private long received;
+    private final java.util.List<Listener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** Told of each reception and outcome as it is recorded (log lines, metrics); called outside the ledger's lock. */
+    public interface Listener {
+        default void received(String jobId) {
+        }
+
+        default void recorded(String jobId, Outcome outcome) {
+        }
+    }
+
+    /** Adds a listener. One that throws is logged and does not change what the ledger records. */
+    public void addListener(Listener listener) {
+        listeners.add(java.util.Objects.requireNonNull(listener, "listener"));
+    }
 
     public Ledger() {
         for (Outcome o : Outcome.values()) {
@@ -45,6 +60,13 @@ public final class Ledger {
         synchronized (lock) {
             received++;
             pending.merge(jobId, 1, Integer::sum);
+        }
+        for (Listener l : listeners) {
+            try {
+                l.received(jobId);
+            } catch (RuntimeException e) {
+                org.slf4j.LoggerFactory.getLogger(Ledger.class).warn("ledger listener {} failed on job {}: {}", l, jobId, e.toString());
+            }
         }
     }
 
@@ -74,6 +96,13 @@ public final class Ledger {
             }
             counts.merge(outcome, 1L, Long::sum);
             recent.put(jobId, outcome);
+        }
+        for (Listener l : listeners) {
+            try {
+                l.recorded(jobId, outcome);
+            } catch (RuntimeException e) {
+                org.slf4j.LoggerFactory.getLogger(Ledger.class).warn("ledger listener {} failed on job {}: {}", l, jobId, e.toString());
+            }
         }
     }
 
