@@ -105,7 +105,12 @@ public final class DrainLoop<J> {
                 try {
                     source.fail(job, e);
                 } catch (RuntimeException failError) {
-                    LOG.error("guard drain: job {} failed and could not be parked: {}", source.idOf(job), failError.toString());
+                    // a delete-on-read queue kept no copy: the receipt names the job and is not clean
+                    String id = source.idOf(job);
+                    drain.jobHandBackFailed(id);
+                    LOG.error("guard drain: job {} failed and could not be parked ({}); it may be lost unless the queue"
+                            + " kept a copy: reconcile it by id. The worker will exit with code {}.", id, failError.toString(),
+                            dev.guard.ExitCodes.SOFTWARE);
                 }
             }
         }

@@ -131,4 +131,54 @@ class DrainLoopTest {
         assertEquals(List.of(), source.handedBack);
         assertEquals(1, r.done());
     }
+
+    @Test
+    void aRetryableExceptionHandsTheJobBackAndTheLoopGoesOn() {
+        ListSource source = new ListSource();
+        source.jobs.add("dead-letter-store-down");
+        source.jobs.add("fine");
+        ShutdownReceipt r = DrainLoop.builder(drain, source, (String job, Drain d) -> {
+            if (job.equals("dead-letter-store-down")) {
+                throw new java.io.UncheckedIOException(new java.io.IOException("store unreachable"));
+            }
+            d.requestStop("after the second job");
+        }).handBackIf(e -> e instanceof java.io.UncheckedIOException).build().run();
+        assertEquals(List.of("dead-letter-store-down"), source.handedBack);
+        assertEquals(List.of("fine"), source.acked);
+        assertEquals(List.of(), source.failed);
+        assertEquals(0, r.exitCode(), r.toLine());
+    }
+
+    @Test
+    void aRetryableExceptionWhoseHandBackFailsStopsTheLoopWithExit70() {
+        ListSource source = new ListSource();
+        source.handBackBreaks = true;
+        source.jobs.add("stranded");
+        source.jobs.add("never-taken");
+        ShutdownReceipt r = DrainLoop.builder(drain, source, (String job, Drain d) -> {
+            throw new java.io.UncheckedIOException(new java.io.IOException("store unreachable"));
+        }).handBackIf(e -> true).build().run();
+        assertEquals(List.of("stranded"), r.handBackFailedIds());
+        assertEquals(70, r.exitCode());
+        assertEquals("hand-back of job stranded failed", r.reason());
+        assertEquals(List.of("never-taken"), List.copyOf(source.jobs), "the loop stopped taking jobs");
+    }
+
+    @Test
+    void aFailedJobThatCannotBeParkedIsNamedAsPossiblyLost() {
+        ListSource source = new ListSource() {
+            @Override
+            public void fail(String job, Exception cause) {
+                throw new IllegalStateException("dead list unreachable");
+            }
+        };
+        source.jobs.add("boom");
+        ShutdownReceipt r = DrainLoop.builder(drain, source, (String job, Drain d) -> {
+            d.requestStop("after the job");
+            throw new IllegalArgumentException("handler bug");
+        }).build().run();
+        assertEquals(1, r.failed());
+        assertEquals(List.of("boom"), r.handBackFailedIds());
+        assertEquals(70, r.exitCode(), r.toLine());
+    }
 }

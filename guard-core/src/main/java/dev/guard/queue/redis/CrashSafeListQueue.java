@@ -190,7 +190,12 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
     /** Moves the job from the processing list to the dead-letter list (a failure, not an interruption). */
     @Override
     public void fail(RedisJob job, Exception cause) {
-        connection.sync().eval(ListKeys.FAIL, ScriptOutputType.INTEGER, new String[] {processing, keys.dead}, job.payload());
+        Long moved = connection.sync().eval(ListKeys.FAIL, ScriptOutputType.INTEGER,
+                new String[] {processing, keys.dead, keys.interruptions}, job.payload());
+        if (moved == 0) {
+            LOG.warn("guard crash-safe queue '{}': failed job {} was no longer in {} (a reaper returned it); it is in the"
+                    + " queue again, not parked", keys.queue, job.id(), processing);
+        }
     }
 
     @Override

@@ -71,8 +71,14 @@ final class ListKeys {
             "end",
             "redis.call('RPUSH', KEYS[2], ARGV[1]); return 1");
 
-    /** Moves a failed job from the processing list to the dead list. KEYS: processing, dead. ARGV: payload. */
+    /**
+     * Moves a failed job from the processing list to the dead list and forgets its interruption
+     * count (a job put back by a person after the fix starts again at zero). KEYS: processing,
+     * dead, interruptions. ARGV: payload. Returns 0 when the job was no longer in the processing
+     * list (a reaper returned it: it is not parked twice).
+     */
     static final String FAIL = String.join("\n",
             "if redis.call('LREM', KEYS[1], 1, ARGV[1]) == 0 then return 0 end",
+            "redis.call('HDEL', KEYS[3], ARGV[1])",
             "redis.call('LPUSH', KEYS[2], ARGV[1]); return 1");
 }
