@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,13 @@ import org.junit.jupiter.api.Test;
  */
 class ContainerColdStartIT {
   static final int RUNS = 3;
+
+  /** The images ContainerServices runs, built here from this machine's packages (no registry), whatever IT ran first. */
+  @BeforeAll
+  static void standIns() throws Exception {
+    dev.guard.testing.Engine.require();
+    dev.guard.testing.Checkout.buildStandIns("redis", "rabbitmq");
+  }
 
   @Test
   void redisColdStartsOnContainersSawLoadingAndReconciled() throws Exception {
