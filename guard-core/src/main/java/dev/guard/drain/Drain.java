@@ -45,6 +45,7 @@ public final class Drain {
     private final AtomicLong handedBack = new AtomicLong();
     private final List<String> handBackFailedIds = new ArrayList<>();
     private volatile ShutdownReceipt finalReceipt;
+    private volatile String sourceLost;
 
     Drain(DrainConfig config, LongSupplier nanoClock) {
         this.config = Objects.requireNonNull(config, "config");
@@ -195,6 +196,12 @@ public final class Drain {
         }
     }
 
+    /** The job source is gone (see {@link SourceLostException}): stops, and the receipt's exit code is 69. */
+    public void sourceLost(String why) {
+        sourceLost = why;
+        requestStop("job source lost");
+    }
+
     /** A snapshot of the counts so far. */
     public ShutdownReceipt receipt() {
         List<String> failedIds;
@@ -203,7 +210,7 @@ public final class Drain {
         }
         long drainMillis = stopping ? TimeUnit.NANOSECONDS.toMillis(nanoClock.getAsLong() - stopNanos) : 0;
         return new ShutdownReceipt(config.workerId(), reason, fetched.get(), done.get(), failed.get(),
-                handedBack.get(), failedIds, drainMillis);
+                handedBack.get(), failedIds, drainMillis, sourceLost);
     }
 
     /**

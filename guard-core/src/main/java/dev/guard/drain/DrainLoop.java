@@ -60,6 +60,10 @@ public final class DrainLoop<J> {
             Optional<J> next;
             try {
                 next = source.fetch();
+            } catch (SourceLostException e) {
+                LOG.error("guard drain: the job source is lost, no more jobs: {}", e.getMessage());
+                drain.sourceLost(e.getMessage());
+                break;
             } catch (RuntimeException e) {
                 LOG.warn("guard drain: fetch failed ({}); retrying in {} ms", e.toString(), fetchErrorPause.toMillis());
                 pause();

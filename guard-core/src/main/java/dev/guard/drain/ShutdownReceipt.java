@@ -24,9 +24,16 @@ public final class ShutdownReceipt {
     private final long handedBack;
     private final List<String> handBackFailedIds;
     private final long drainMillis;
+    private final String sourceLost;
 
     ShutdownReceipt(String workerId, String reason, long fetched, long done, long failed, long handedBack,
             List<String> handBackFailedIds, long drainMillis) {
+        this(workerId, reason, fetched, done, failed, handedBack, handBackFailedIds, drainMillis, null);
+    }
+
+    ShutdownReceipt(String workerId, String reason, long fetched, long done, long failed, long handedBack,
+            List<String> handBackFailedIds, long drainMillis, String sourceLost) {
+        this.sourceLost = sourceLost;
         this.workerId = workerId;
         this.reason = reason;
         this.fetched = fetched;
@@ -80,9 +87,21 @@ public final class ShutdownReceipt {
         return handBackFailedIds.isEmpty() && fetched == done + failed + handedBack;
     }
 
-    /** 0 after a clean drain, {@link ExitCodes#SOFTWARE} (70) when a job could not be handed back or is unaccounted for. */
+    /** Why the job source was lost (the loop stopped without a signal); empty when it was not. */
+    public java.util.Optional<String> sourceLost() {
+        return java.util.Optional.ofNullable(sourceLost);
+    }
+
+    /**
+     * 0 after a clean drain; {@link ExitCodes#SOFTWARE} (70) when a job could not be handed back
+     * or is unaccounted for; else {@link ExitCodes#UNAVAILABLE} (69) when the job source was lost
+     * (restart and wait for the broker again).
+     */
     public int exitCode() {
-        return clean() ? ExitCodes.OK : ExitCodes.SOFTWARE;
+        if (!clean()) {
+            return ExitCodes.SOFTWARE;
+        }
+        return sourceLost != null ? ExitCodes.UNAVAILABLE : ExitCodes.OK;
     }
 
     /** One line for the log: {@code guard drain receipt: worker=... fetched=... done=... handed_back=...}. */
@@ -101,6 +120,9 @@ public final class ShutdownReceipt {
         if (unaccounted != 0) {
             sb.append(" unaccounted=").append(unaccounted);
         }
+        if (sourceLost != null) {
+            sb.append(" source_lost=true");
+        }
         return sb.append(" drain_ms=").append(drainMillis).append(" exit=").append(exitCode()).toString();
     }
 
@@ -116,6 +138,9 @@ public final class ShutdownReceipt {
         m.put("handBackFailed", handBackFailedIds.size());
         m.put("handBackFailedIds", handBackFailedIds);
         m.put("drainMillis", drainMillis);
+        if (sourceLost != null) {
+            m.put("sourceLost", sourceLost);
+        }
         m.put("clean", clean());
         m.put("exitCode", exitCode());
         try {

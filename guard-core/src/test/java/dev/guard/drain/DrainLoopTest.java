@@ -1,6 +1,7 @@
 package dev.guard.drain;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -180,5 +181,19 @@ class DrainLoopTest {
         assertEquals(1, r.failed());
         assertEquals(List.of("boom"), r.handBackFailedIds());
         assertEquals(70, r.exitCode(), r.toLine());
+    }
+
+    @Test
+    void aLostSourceEndsTheLoopWithExit69() {
+        ListSource source = new ListSource() {
+            @Override
+            public Optional<String> fetch() {
+                throw new SourceLostException("channel closed by the broker");
+            }
+        };
+        ShutdownReceipt r = DrainLoop.builder(drain, source, (String job, Drain d) -> { }).build().run();
+        assertEquals(69, r.exitCode(), r.toLine());
+        assertEquals(java.util.Optional.of("channel closed by the broker"), r.sourceLost());
+        assertTrue(r.toLine().contains("source_lost=true"), r.toLine());
     }
 }

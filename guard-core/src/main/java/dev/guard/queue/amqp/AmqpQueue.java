@@ -1,0 +1,373 @@
+package dev.guard.queue.amqp;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.Delivery;
+import com.rabbitmq.client.ShutdownSignalException;
+import dev.guard.config.Redaction;
+import dev.guard.drain.HandBackFailedException;
+import dev.guard.drain.JobSource;
+import dev.guard.drain.SourceLostException;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BiFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A RabbitMQ queue as a {@link JobSource}: {@code basic.consume} with manual ack and a bounded
+ * prefetch (default 1), ack after the handler. RabbitMQ keeps every unacked delivery: when the
+ * worker dies holding one (SIGKILL, OOM, node loss) the broker requeues it as soon as the
+ * connection drops, which is the crash recovery (no lease, no reaper).
+ *
+ * <ul>
+ *   <li><b>Hand-back</b> on a quorum queue: {@code basic.nack(requeue=true)}, and the broker
+ *       counts it in {@code x-delivery-count} like a crash. On a classic queue, which counts
+ *       nothing but a {@code redelivered} flag, the job is republished to the queue with
+ *       {@value #INTERRUPTIONS_HEADER} incremented (publisher-confirmed), then acked: it goes to
+ *       the back of the queue.</li>
+ *   <li><b>Interruptions</b>: {@code x-delivery-count} on quorum queues (hand-backs and crashes
+ *       alike); on classic queues the header plus one when {@code redelivered} is set (a crash
+ *       counts once at most: use a quorum queue where a job may kill its worker again and again).
+ *       A delivery interrupted {@code maxInterruptions} times (default 3) is not given to the
+ *       handler: it is published to the dead-letter queue with the reason and acked.</li>
+ *   <li><b>Failure</b> ({@link #fail}): published to the dead-letter queue ({@code <queue>:dead})
+ *       with the reason in headers, then acked.</li>
+ *   <li><b>Close</b> (after the drain): {@code basic.cancel}; deliveries prefetched but not handed
+ *       to the loop are nacked back with requeue.</li>
+ *   <li>A lost connection or channel ends the loop ({@link SourceLostException}): its unacked
+ *       deliveries are requeued by the broker, and the worker should restart and wait for
+ *       RabbitMQ again (exit 69).</li>
+ * </ul>
+ *
+ * Delivery is at least once: make results idempotent. The caller owns the {@link Connection};
+ * the queue opens two channels on it (consume, and publish with confirms) and closes them.
+ */
+public final class AmqpQueue implements JobSource<AmqpJob> {
+
+    /** Header in which a classic queue's hand-backs are counted. */
+    public static final String INTERRUPTIONS_HEADER = "x-guard-interruptions";
+    /** The quorum queue's own delivery counter. */
+    public static final String DELIVERY_COUNT_HEADER = "x-delivery-count";
+
+    private static final Logger LOG = LoggerFactory.getLogger(AmqpQueue.class);
+
+    private final String queue;
+    private final String deadLetter;
+    private final boolean quorum;
+    private final int maxInterruptions;
+    private final Duration pollTimeout;
+    private final Duration handBackTimeout;
+    private final BiFunction<String, String, String> idOf;
+    private final Channel channel;
+    private final Channel publisher;
+    private final LinkedBlockingQueue<Delivery> buffer = new LinkedBlockingQueue<>();
+    private final String consumerTag;
+    private volatile String lostBecause;
+
+    AmqpQueue(Builder b) throws IOException {
+        this.queue = b.queue;
+        this.deadLetter = b.deadLetter == null ? b.queue + ":dead" : b.deadLetter;
+        this.quorum = b.quorum;
+        this.maxInterruptions = b.maxInterruptions;
+        this.pollTimeout = b.pollTimeout;
+        this.handBackTimeout = b.handBackTimeout;
+        this.idOf = b.idOf;
+        this.channel = b.connection.createChannel();
+        this.publisher = b.connection.createChannel();
+        try {
+            publisher.confirmSelect();
+            if (b.declare) {
+                Map<String, Object> args = quorum ? Map.of("x-queue-type", "quorum") : null;
+                channel.queueDeclare(queue, true, false, false, args);
+                channel.queueDeclare(deadLetter, true, false, false, null);
+            }
+            channel.basicQos(b.prefetch);
+            channel.addShutdownListener(this::lost);
+            this.consumerTag = channel.basicConsume(queue, false, b.consumerName,
+                    (tag, delivery) -> buffer.add(delivery),
+                    tag -> lostBecause = "the broker cancelled the consumer of '" + queue + "' (queue deleted?)");
+        } catch (IOException | RuntimeException e) {
+            closeQuietly();
+            throw e;
+        }
+    }
+
+    /** A queue consumer on {@code connection} (owned by the caller). */
+    public static Builder builder(Connection connection, String queue) {
+        return new Builder(connection, queue);
+    }
+
+    public String queue() {
+        return queue;
+    }
+
+    public String deadLetterQueue() {
+        return deadLetter;
+    }
+
+    private void lost(ShutdownSignalException cause) {
+        if (lostBecause == null && !cause.isInitiatedByApplication()) {
+            lostBecause = Redaction.maskText(String.valueOf(cause.getReason() != null ? cause.getReason() : cause));
+        }
+    }
+
+    /**
+     * The next delivery within the poll timeout; one interrupted {@code maxInterruptions} times is
+     * dead-lettered here and not returned.
+     *
+     * @throws SourceLostException when the channel or connection is gone
+     */
+    @Override
+    public Optional<AmqpJob> fetch() {
+        long until = System.nanoTime() + pollTimeout.toNanos();
+        while (true) {
+            if (lostBecause != null) {
+                throw new SourceLostException("RabbitMQ queue '" + queue + "': " + lostBecause + "; its unacked deliveries"
+                        + " go back to the queue. Action: restart the worker so it waits for RabbitMQ again");
+            }
+            Delivery d;
+            try {
+                d = buffer.poll(Math.max(0, until - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.empty();
+            }
+            if (d == null) {
+                return Optional.empty();
+            }
+            AmqpJob job = job(d);
+            if (job.interruptions() < maxInterruptions) {
+                return Optional.of(job);
+            }
+            deadLetter(job, "interrupted " + job.interruptions() + " times (limit " + maxInterruptions + ")");
+            LOG.warn("guard amqp queue '{}': job {} was interrupted {} times and was moved to '{}'", queue, job.id(),
+                    job.interruptions(), deadLetter);
+        }
+    }
+
+    private AmqpJob job(Delivery d) {
+        AMQP.BasicProperties p = d.getProperties();
+        Map<String, Object> headers = p.getHeaders() == null ? Map.of() : p.getHeaders();
+        long interruptions;
+        if (headers.get(DELIVERY_COUNT_HEADER) instanceof Number n) {
+            interruptions = n.longValue();
+        } else {
+            interruptions = (headers.get(INTERRUPTIONS_HEADER) instanceof Number n ? n.longValue() : 0)
+                    + (d.getEnvelope().isRedeliver() ? 1 : 0);
+        }
+        String text = new String(d.getBody(), java.nio.charset.StandardCharsets.UTF_8);
+        String id = idOf.apply(text, p.getMessageId());
+        if (id == null || id.isBlank()) {
+            id = p.getMessageId() != null ? p.getMessageId() : queue + "#" + d.getEnvelope().getDeliveryTag();
+        }
+        return new AmqpJob(id, d.getBody(), d.getEnvelope().getDeliveryTag(), interruptions,
+                d.getEnvelope().isRedeliver(), p.getMessageId(), p);
+    }
+
+    @Override
+    public void ack(AmqpJob job) {
+        try {
+            channel.basicAck(job.deliveryTag(), false);
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalStateException("guard amqp queue '" + queue + "': ack of job " + job.id() + " failed ("
+                    + Redaction.maskText(String.valueOf(e)) + "); it stays unacked and RabbitMQ delivers it again", e);
+        }
+    }
+
+    @Override
+    public void handBack(AmqpJob job) throws HandBackFailedException {
+        try {
+            if (quorum) {
+                channel.basicNack(job.deliveryTag(), false, true);
+            } else {
+                Map<String, Object> headers = new HashMap<>(job.properties.getHeaders() == null ? Map.of()
+                        : job.properties.getHeaders());
+                headers.put(INTERRUPTIONS_HEADER, job.interruptions() + 1);
+                publishConfirmed(queue, job.properties.builder().headers(headers).build(), job.body());
+                channel.basicAck(job.deliveryTag(), false);
+            }
+        } catch (IOException | TimeoutException | RuntimeException e) {
+            throw new HandBackFailedException(job.id(), "hand-back of job " + job.id() + " to RabbitMQ queue '" + queue
+                    + "' did not complete within " + handBackTimeout.toMillis() + " ms (" + Redaction.maskText(String.valueOf(e))
+                    + "); it stays unacked, and RabbitMQ requeues it when this connection closes", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new HandBackFailedException(job.id(), "hand-back of job " + job.id() + " interrupted; it stays unacked,"
+                    + " and RabbitMQ requeues it when this connection closes", e);
+        }
+    }
+
+    /** Publishes the job to the dead-letter queue with the reason (confirmed), then acks it. */
+    @Override
+    public void fail(AmqpJob job, Exception cause) {
+        deadLetter(job, "failed: " + Redaction.maskText(String.valueOf(cause)));
+    }
+
+    private void deadLetter(AmqpJob job, String reason) {
+        Map<String, Object> headers = new HashMap<>(job.properties.getHeaders() == null ? Map.of()
+                : job.properties.getHeaders());
+        headers.put("guard.reason", reason);
+        headers.put("guard.source", queue);
+        headers.put("guard.interruptions", job.interruptions());
+        try {
+            publishConfirmed(deadLetter, job.properties.builder().headers(headers).build(), job.body());
+            channel.basicAck(job.deliveryTag(), false);
+        } catch (IOException | TimeoutException | RuntimeException e) {
+            throw new IllegalStateException("guard amqp queue '" + queue + "': job " + job.id() + " could not be moved to '"
+                    + deadLetter + "' (" + Redaction.maskText(String.valueOf(e)) + "); it stays unacked and RabbitMQ"
+                    + " delivers it again", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while dead-lettering job " + job.id() + "; it stays unacked", e);
+        }
+    }
+
+    private void publishConfirmed(String routingKey, AMQP.BasicProperties props, byte[] body)
+            throws IOException, InterruptedException, TimeoutException {
+        synchronized (publisher) {
+            publisher.basicPublish("", routingKey, true, props, body);
+            publisher.waitForConfirmsOrDie(handBackTimeout.toMillis());
+        }
+    }
+
+    @Override
+    public String idOf(AmqpJob job) {
+        return job.id();
+    }
+
+    /** Cancels the consumer, returns prefetched deliveries the loop never took, closes both channels. */
+    @Override
+    public void close() {
+        try {
+            if (channel.isOpen()) {
+                channel.basicCancel(consumerTag);
+                int returned = 0;
+                for (Delivery d; (d = buffer.poll()) != null; returned++) {
+                    channel.basicNack(d.getEnvelope().getDeliveryTag(), false, true);
+                }
+                if (returned > 0) {
+                    LOG.info("guard amqp queue '{}': {} prefetched deliveries returned unprocessed", queue, returned);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("guard amqp queue '{}': cancel at close failed ({}); the broker requeues unacked deliveries as the"
+                    + " channel closes", queue, Redaction.maskText(String.valueOf(e)));
+        } finally {
+            closeQuietly();
+        }
+    }
+
+    private void closeQuietly() {
+        for (Channel c : new Channel[] {channel, publisher}) {
+            try {
+                if (c != null && c.isOpen()) {
+                    c.close();
+                }
+            } catch (IOException | TimeoutException | RuntimeException e) {
+                LOG.debug("guard amqp queue '{}': channel close: {}", queue, e.toString());
+            }
+        }
+    }
+
+    /** Mutable builder. */
+    public static final class Builder {
+        private final Connection connection;
+        private final String queue;
+        private String deadLetter;
+        private boolean quorum;
+        private boolean declare = true;
+        private int prefetch = 1;
+        private int maxInterruptions = 3;
+        private Duration pollTimeout = Duration.ofSeconds(1);
+        private Duration handBackTimeout = Duration.ofSeconds(2);
+        private String consumerName = "";
+        private BiFunction<String, String, String> idOf = (payload, messageId) -> messageId;
+
+        Builder(Connection connection, String queue) {
+            this.connection = Objects.requireNonNull(connection, "connection");
+            this.queue = Objects.requireNonNull(queue, "queue");
+        }
+
+        /** Dead-letter queue (default {@code <queue>:dead}). */
+        public Builder deadLetter(String deadLetter) {
+            this.deadLetter = Objects.requireNonNull(deadLetter, "deadLetter");
+            return this;
+        }
+
+        /** The queue is a quorum queue: hand-back is a requeueing nack, and the broker counts deliveries (default false). */
+        public Builder quorum(boolean quorum) {
+            this.quorum = quorum;
+            return this;
+        }
+
+        /** Declare the queue (durable; quorum when so built) and the dead-letter queue (default true). */
+        public Builder declare(boolean declare) {
+            this.declare = declare;
+            return this;
+        }
+
+        /**
+         * Unacked deliveries the broker sends ahead (default 1). More saves round trips, but each
+         * prefetched delivery is returned at close, and on a quorum queue counted as a delivery.
+         */
+        public Builder prefetch(int prefetch) {
+            if (prefetch < 1) {
+                throw new IllegalArgumentException("prefetch must be at least 1 (0 is unbounded), was " + prefetch);
+            }
+            this.prefetch = prefetch;
+            return this;
+        }
+
+        /** A job interrupted this many times is dead-lettered instead of handled (default 3). */
+        public Builder maxInterruptions(int max) {
+            if (max < 1) {
+                throw new IllegalArgumentException("maxInterruptions must be at least 1, was " + max);
+            }
+            this.maxInterruptions = max;
+            return this;
+        }
+
+        /** How long one fetch waits for a delivery (default 1 s). */
+        public Builder pollTimeout(Duration pollTimeout) {
+            this.pollTimeout = Objects.requireNonNull(pollTimeout, "pollTimeout");
+            return this;
+        }
+
+        /** Bound of a hand-back's or dead letter's publisher confirm (default 2 s). */
+        public Builder handBackTimeout(Duration handBackTimeout) {
+            this.handBackTimeout = Objects.requireNonNull(handBackTimeout, "handBackTimeout");
+            return this;
+        }
+
+        /** The consumer tag's name, as the management UI shows it (default: the broker's). */
+        public Builder consumerName(String name) {
+            this.consumerName = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
+        /** The job id from (payload text, message-id property); null falls back to the message id, then queue#tag. */
+        public Builder idOf(BiFunction<String, String, String> idOf) {
+            this.idOf = Objects.requireNonNull(idOf, "idOf");
+            return this;
+        }
+
+        /** Opens the channels, declares the queues (unless told not to), and starts consuming. */
+        public AmqpQueue build() {
+            try {
+                return new AmqpQueue(this);
+            } catch (IOException e) {
+                throw new IllegalStateException("guard amqp queue '" + queue + "': cannot start consuming ("
+                        + Redaction.maskText(String.valueOf(e.getCause() != null ? e.getCause() : e)) + ")", e);
+            }
+        }
+    }
+}

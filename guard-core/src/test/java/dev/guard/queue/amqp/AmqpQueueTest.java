@@ -1,0 +1,199 @@
+package dev.guard.queue.amqp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.GetResponse;
+import dev.guard.drain.SourceLostException;
+import dev.guard.testing.MachineServices;
+import dev.guard.testing.TcpProxy;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@link AmqpQueue} against the machine's RabbitMQ, on a classic and on a quorum queue: ack after
+ * the handler, hand-back counted as an interruption, the dead-letter queue at the limit and on
+ * failure, prefetched deliveries returned at close, and a worker whose connection drops (a proxy
+ * that closes it, as a dead node would) whose job the next consumer gets.
+ */
+class AmqpQueueTest {
+
+    private final String queue = MachineServices.uniqueName("guard-amqp");
+    private final List<AutoCloseable> closing = new ArrayList<>();
+    private Connection admin;
+    private Channel adminChannel;
+
+    @BeforeEach
+    void connect() throws Exception {
+        admin = factory(MachineServices.amqpUri()).newConnection("guard-test-admin");
+        adminChannel = admin.createChannel();
+    }
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        for (int i = closing.size() - 1; i >= 0; i--) {
+            try {
+                closing.get(i).close();
+            } catch (Exception ignored) {
+                // already closed by the test
+            }
+        }
+        adminChannel.queueDelete(queue);
+        adminChannel.queueDelete(queue + ":dead");
+        admin.close();
+    }
+
+    static ConnectionFactory factory(String uri) throws Exception {
+        ConnectionFactory f = new ConnectionFactory();
+        f.setUri(uri);
+        f.setAutomaticRecoveryEnabled(false);
+        return f;
+    }
+
+    private Connection connection() throws Exception {
+        Connection c = factory(MachineServices.amqpUri()).newConnection("guard-test-worker");
+        closing.add(() -> {
+            if (c.isOpen()) {
+                c.close();
+            }
+        });
+        return c;
+    }
+
+    private AmqpQueue source(Connection c, boolean quorum, int maxInterruptions) {
+        AmqpQueue q = AmqpQueue.builder(c, queue).quorum(quorum).maxInterruptions(maxInterruptions)
+                .pollTimeout(Duration.ofMillis(200)).idOf((payload, messageId) -> payload).build();
+        closing.add(q);
+        return q;
+    }
+
+    private void publish(String... bodies) throws Exception {
+        for (String b : bodies) {
+            adminChannel.basicPublish("", queue, new AMQP.BasicProperties.Builder().deliveryMode(2).build(),
+                    b.getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    private static AmqpJob fetch(AmqpQueue q) {
+        for (int i = 0; i < 50; i++) {
+            Optional<AmqpJob> job = q.fetch();
+            if (job.isPresent()) {
+                return job.get();
+            }
+        }
+        throw new AssertionError("no delivery in 50 polls of 200 ms");
+    }
+
+    private long count(String name) throws Exception {
+        // passive declare gives the ready count; unacked deliveries are not in it
+        return adminChannel.queueDeclarePassive(name).getMessageCount();
+    }
+
+    private void awaitCount(String name, long expected) throws Exception {
+        long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (count(name) != expected) {
+            if (System.nanoTime() > until) {
+                throw new AssertionError(name + " holds " + count(name) + " ready messages, expected " + expected);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    @ParameterizedTest(name = "quorum={0}")
+    @ValueSource(booleans = {false, true})
+    void ackedAfterTheHandlerTheJobIsGone(boolean quorum) throws Exception {
+        AmqpQueue q = source(connection(), quorum, 3);
+        publish("job-a1");
+        AmqpJob job = fetch(q);
+        assertEquals("job-a1", job.id());
+        assertEquals(0, job.interruptions());
+        q.ack(job);
+        q.close();
+        awaitCount(queue, 0);
+    }
+
+    @ParameterizedTest(name = "quorum={0}")
+    @ValueSource(booleans = {false, true})
+    void aHandBackComesBackCountedAndTheLimitDeadLettersIt(boolean quorum) throws Exception {
+        AmqpQueue q = source(connection(), quorum, 2);
+        publish("job-h1");
+        AmqpJob first = fetch(q);
+        q.handBack(first);
+        AmqpJob again = fetch(q);
+        assertEquals("job-h1", again.id());
+        assertEquals(1, again.interruptions(), again.toString());
+        q.handBack(again);
+        assertEquals(Optional.empty(), q.fetch(), "the second interruption of 2 is the limit: not handed out again");
+        awaitCount(queue + ":dead", 1);
+        GetResponse dead = adminChannel.basicGet(queue + ":dead", true);
+        assertEquals("job-h1", new String(dead.getBody(), StandardCharsets.UTF_8));
+        assertEquals("interrupted 2 times (limit 2)", String.valueOf(dead.getProps().getHeaders().get("guard.reason")));
+        awaitCount(queue, 0);
+    }
+
+    @ParameterizedTest(name = "quorum={0}")
+    @ValueSource(booleans = {false, true})
+    void aFailedJobIsDeadLetteredWithItsReason(boolean quorum) throws Exception {
+        AmqpQueue q = source(connection(), quorum, 3);
+        publish("job-f1");
+        q.fail(fetch(q), new IllegalStateException("thumbnail service said 500"));
+        awaitCount(queue + ":dead", 1);
+        GetResponse dead = adminChannel.basicGet(queue + ":dead", true);
+        assertTrue(String.valueOf(dead.getProps().getHeaders().get("guard.reason")).contains("thumbnail service said 500"));
+        q.close();
+        awaitCount(queue, 0);
+    }
+
+    @ParameterizedTest(name = "quorum={0}")
+    @ValueSource(booleans = {false, true})
+    void closeReturnsWhatWasPrefetchedAndNotTaken(boolean quorum) throws Exception {
+        Connection c = connection();
+        AmqpQueue q = AmqpQueue.builder(c, queue).quorum(quorum).prefetch(5).pollTimeout(Duration.ofMillis(200)).build();
+        publish("p1", "p2", "p3");
+        AmqpJob taken = fetch(q);
+        q.ack(taken);
+        Thread.sleep(300); // the other two arrive in the consumer's buffer
+        q.close();
+        awaitCount(queue, 2);
+    }
+
+    @ParameterizedTest(name = "quorum={0}")
+    @ValueSource(booleans = {false, true})
+    void aWorkerWhoseConnectionDropsLosesNothingAndTheNextOneCountsIt(boolean quorum) throws Exception {
+        source(connection(), quorum, 3).close(); // declare the queue before the proxied worker
+        URI uri = URI.create(MachineServices.amqpUri());
+        try (TcpProxy proxy = TcpProxy.forward(uri.getHost(), uri.getPort() < 0 ? 5672 : uri.getPort())) {
+            String viaProxy = uri.getScheme() + "://" + uri.getRawUserInfo() + "@" + proxy.host() + ":" + proxy.port();
+            Connection dying = factory(viaProxy).newConnection("guard-test-dying-worker");
+            closing.add(() -> dying.abort());
+            AmqpQueue a = AmqpQueue.builder(dying, queue).quorum(quorum).declare(false)
+                    .pollTimeout(Duration.ofMillis(200)).idOf((payload, messageId) -> payload).build();
+            publish("job-k1");
+            assertEquals("job-k1", fetch(a).id());
+            proxy.mode(TcpProxy.Mode.REFUSE); // the broker sees the TCP connection close: the worker's node is gone
+            SourceLostException lost = assertThrows(SourceLostException.class, () -> {
+                for (int i = 0; i < 100; i++) {
+                    a.fetch();
+                }
+            });
+            assertTrue(lost.getMessage().contains("unacked deliveries go back to the queue"), lost.getMessage());
+            AmqpJob picked = fetch(source(connection(), quorum, 3));
+            assertEquals("job-k1", picked.id());
+            assertTrue(picked.redelivered());
+            assertEquals(1, picked.interruptions(), picked.toString());
+        }
+    }
+}
