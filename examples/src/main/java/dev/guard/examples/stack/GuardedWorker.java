@@ -2,7 +2,6 @@ package dev.guard.examples.stack;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import dev.failsafe.Failsafe;
@@ -13,14 +12,14 @@ import dev.guard.config.SettingType;
 import dev.guard.drain.Drain;
 import dev.guard.drain.ForwardingJobSource;
 import dev.guard.examples.coldstart.StackContract;
+import dev.guard.queue.amqp.AmqpJob;
+import dev.guard.queue.amqp.AmqpQueue;
 import dev.guard.queue.redis.CrashSafeListQueue;
 import dev.guard.queue.redis.RedisJob;
 import dev.guard.schema.Accepted;
-import dev.guard.schema.boundary.JobBoundary;
 import dev.guard.schema.boundary.Ledger;
 import dev.guard.schema.boundary.Outcome;
 import dev.guard.schema.boundary.SourceInfo;
-import dev.guard.schema.deadletter.DeadLetterException;
 import dev.guard.schema.deadletter.DeadLetterSink;
 import dev.guard.schema.deadletter.amqp.AmqpDeadLetters;
 import dev.guard.schema.deadletter.redis.RedisListDeadLetters;
@@ -30,16 +29,13 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,8 +58,9 @@ import org.slf4j.LoggerFactory;
  *       dead-lettered with its reason (Redis list or AMQP queue {@code <queue>:dead}) and logged,
  *       never swallowed; the ledger gives every received job exactly one outcome;
  *   <li><b>crash-safe fetch</b>: guard's {@code CrashSafeListQueue} (BLMOVE into a leased processing
- *       list, LREM after the outcome, a reaper for dead workers' jobs) on Redis; manual ack after
- *       the outcome on RabbitMQ. Results are written idempotently (HSET by id).
+ *       list, LREM after the outcome, a reaper for dead workers' jobs) on Redis; guard's
+ *       {@code AmqpQueue} (manual ack after the outcome, counted hand-backs) on RabbitMQ. Results
+ *       are written idempotently (HSET by id).
  * </ol>
  *
  * <p>Prints {@code job <id> received}, {@code job <id> processed},
@@ -212,16 +209,7 @@ public final class GuardedWorker {
         RedisListDeadLetters dead = RedisListDeadLetters.connect(redisUrl, queue + StackContract.DEAD_SUFFIX)) {
       LOG.info("consuming {} (crash-safe: BLMOVE to {}, ack by LREM; dead letters to {})", queue,
           jobs.processingList(), dead.listKey());
-      // a loop turn is progress for /livez; an idle worker stops as if told to
-      ForwardingJobSource<RedisJob> observed = new ForwardingJobSource<>(jobs) {
-        @Override
-        public Optional<RedisJob> fetch() {
-          progress();
-          stopWhenIdle();
-          return super.fetch();
-        }
-      };
-      return guard.run(observed, RedisJob::payload, job -> SourceInfo.redis(queue, null), remembering(dead),
+      return guard.run(observed(jobs), RedisJob::payload, job -> SourceInfo.redis(queue, null), remembering(dead),
           (job, d) -> work(job, results, redis));
     }
   }
@@ -231,54 +219,17 @@ public final class GuardedWorker {
     factory.setUri(guard.env(StackContract.AMQP_URL));
     // no automatic recovery (amqp-client's default): a recovered channel starts its delivery tags
     // again, and a lost connection is better answered by a new worker that waits for RabbitMQ
-    // again (exit 70, the restart policy); the unacked deliveries go back to the queue meanwhile
+    // again (exit 69, the restart policy); the unacked deliveries go back to the queue meanwhile
     factory.setAutomaticRecoveryEnabled(false);
     String results = queue + StackContract.RESULTS_SUFFIX;
-    String deadQueue = queue + StackContract.DEAD_SUFFIX;
     Connection connection = factory.newConnection(CONSUMER);
-    try {
-      Channel channel = connection.createChannel();
-      channel.queueDeclare(queue, true, false, false, null);
-      channel.queueDeclare(deadQueue, true, false, false, null);
-      channel.basicQos(20);
-      AmqpDeadLetters dead = AmqpDeadLetters.toQueue(connection, deadQueue);
-      JobBoundary<Accepted> boundary = guard.boundary(remembering(dead));
-      LOG.info("consuming rabbitmq queue {} (manual ack, dead letters to {})", queue, deadQueue);
-      ReentrantLock inHand = new ReentrantLock(); // held while a delivery is worked on
-      String tag = channel.basicConsume(queue, false, (consumerTag, delivery) -> {
-        inHand.lock();
-        try {
-          if (!channel.isOpen() || drain.stopping()) {
-            // prefetched before the connection was lost, or after the stop: not acked, RabbitMQ
-            // delivers it again to the next worker; working on it here would only do it twice
-            return;
-          }
-          handleDelivery(channel, boundary, delivery, results, redis);
-        } finally {
-          inHand.unlock();
-        }
-      }, consumerTag -> { });
-      while (!drain.stopping()) {
-        progress();
-        stopWhenIdle();
-        if (!connection.isOpen()) {
-          LOG.error("connection to RabbitMQ lost ({}): stopping; its unacked jobs return to {}",
-              Redaction.maskText(String.valueOf(connection.getCloseReason())), queue);
-          drain.requestStop("connection to RabbitMQ lost");
-          drain.finish();
-          return ExitCodes.SOFTWARE;
-        }
-        drain.awaitStop(Duration.ofMillis(100));
-      }
-      channel.basicCancel(tag);
-      // the delivery in hand finishes (within the drain budget) before the connection closes
-      if (inHand.tryLock(drain.timeLeft().toMillis(), TimeUnit.MILLISECONDS)) {
-        inHand.unlock();
-      } else {
-        LOG.warn("a delivery was still in hand at the drain deadline; unacked, RabbitMQ delivers it again");
-      }
-      dead.close();
-      return drain.finish().exitCode();
+    try (AmqpQueue jobs = AmqpQueue.builder(connection, queue).consumerName(CONSUMER)
+            .pollTimeout(Duration.ofMillis(500)).idOf((payload, messageId) -> idFor(payload)).build();
+        AmqpDeadLetters dead = AmqpDeadLetters.toQueue(connection, jobs.deadLetterQueue())) {
+      LOG.info("consuming rabbitmq queue {} (manual ack after the outcome, dead letters to {})", queue,
+          jobs.deadLetterQueue());
+      return guard.run(observed(jobs), AmqpJob::payload, job -> SourceInfo.amqp(queue, job.messageId()),
+          remembering(dead), (job, d) -> work(job, results, redis));
     } finally {
       if (connection.isOpen()) {
         connection.close(); // and its channels
@@ -286,24 +237,17 @@ public final class GuardedWorker {
     }
   }
 
-  private void handleDelivery(Channel channel, JobBoundary<Accepted> boundary, com.rabbitmq.client.Delivery delivery,
-      String results, RedisCommands<String, String> redis) throws java.io.IOException {
-    drain.jobFetched();
-    long deliveryTag = delivery.getEnvelope().getDeliveryTag();
-    String raw = new String(delivery.getBody(), StandardCharsets.UTF_8);
-    try {
-      boundary.handle(delivery.getBody(), SourceInfo.amqp(queue, delivery.getProperties().getMessageId()),
-          job -> work(job, results, redis));
-      channel.basicAck(deliveryTag, false);
-      drain.jobDone();
-    } catch (DeadLetterException e) {
-      // its dead letter was not written: not acked, back to the queue, taken again
-      channel.basicNack(deliveryTag, false, true);
-      boundary.handedBack(idFor(raw));
-      drain.jobHandedBack();
-    }
+  /** A loop turn is progress for /livez; an idle worker stops as if told to. */
+  private <J> ForwardingJobSource<J> observed(dev.guard.drain.JobSource<J> source) {
+    return new ForwardingJobSource<>(source) {
+      @Override
+      public Optional<J> fetch() {
+        progress();
+        stopWhenIdle();
+        return super.fetch();
+      }
+    };
   }
-
 
   /** An accepted job: its work, then the result, written by id (idempotent). */
   private void work(Accepted job, String results, RedisCommands<String, String> redis) {
