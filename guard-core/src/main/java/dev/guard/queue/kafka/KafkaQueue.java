@@ -1,0 +1,373 @@
+package dev.guard.queue.kafka;
+
+import dev.guard.config.Redaction;
+import dev.guard.drain.HandBackFailedException;
+import dev.guard.drain.JobSource;
+import dev.guard.drain.SourceLostException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Kafka topic as a {@link JobSource}, for a consumer group: the offset of a record is
+ * committed (synchronously, per partition, in order) only after its handler finished.
+ *
+ * <ul>
+ *   <li><b>One poll thread</b> owns the {@code KafkaConsumer} (it is not thread-safe) and keeps
+ *       polling while a job runs, with every assigned partition paused: however long the job,
+ *       the consumer stays in its group ({@code max.poll.interval.ms} is never reached; it is
+ *       still sized from {@link Builder#longestJob}, as a bound for a starved poll thread).
+ *       Records go to the worker one at a time, in partition order.</li>
+ *   <li><b>Hand-back</b>: nothing is committed, the partition is sought back to the record, and
+ *       what was fetched after it is dropped: the record comes again, to this worker or, after
+ *       the drain, to the group member that gets the partition.</li>
+ *   <li><b>Rebalance</b>: revoked partitions lose their fetched-but-not-started records; a job of
+ *       a revoked partition that finishes afterwards is not committed (the new owner runs it again:
+ *       at least once). What finished before the revocation was committed when it finished.</li>
+ *   <li><b>Failure</b> ({@link #fail}): the record goes to the dead-letter topic
+ *       ({@code <topic>.dead}) with the reason in headers, then its offset is committed.</li>
+ *   <li><b>Crash</b>: the group's session timeout ends the dead member; its partitions resume from
+ *       the last committed offset, so a job in hand is run again, none is lost.</li>
+ * </ul>
+ *
+ * Kafka keeps no delivery count, so hand-backs are not limited here; the receipt counts them
+ * apart from failures. Results must be idempotent.
+ */
+public final class KafkaQueue implements JobSource<KafkaJob> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaQueue.class);
+    private static final Duration POLL = Duration.ofMillis(50);
+
+    private final String topic;
+    private final String deadTopic;
+    private final Duration pollTimeout;
+    private final Duration commandTimeout;
+    private final BiFunction<String, String, String> idOf;
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final KafkaProducer<String, byte[]> producer;
+    private final LinkedBlockingQueue<KafkaJob> ready = new LinkedBlockingQueue<>();
+    private final LinkedBlockingQueue<Runnable> commands = new LinkedBlockingQueue<>();
+    private final Thread poller;
+    private volatile boolean closed;
+    private volatile Throwable died;
+    private volatile KafkaJob inHand;
+    /** Per partition, how often it was revoked: a job fetched in an earlier epoch is not committed. Poll thread only. */
+    private final Map<TopicPartition, Long> epochs = new HashMap<>();
+
+    KafkaQueue(Builder b) {
+        this.topic = b.topic;
+        this.deadTopic = b.deadTopic == null ? b.topic + ".dead" : b.deadTopic;
+        this.pollTimeout = b.pollTimeout;
+        this.commandTimeout = b.commandTimeout;
+        this.idOf = b.idOf;
+        Map<String, Object> c = new HashMap<>(b.config);
+        c.put(ConsumerConfig.GROUP_ID_CONFIG, b.group);
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        c.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        c.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10);
+        c.putIfAbsent(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG,
+                (int) Math.min(Integer.MAX_VALUE, Math.max(300_000L, b.longestJob.multipliedBy(2).toMillis())));
+        c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        this.consumer = new KafkaConsumer<>(c);
+        Map<String, Object> p = new HashMap<>(b.config);
+        p.keySet().removeIf(k -> k.startsWith("group.") || k.startsWith("auto.") || k.startsWith("max.poll")
+                || k.startsWith("session.") || k.startsWith("heartbeat.") || k.startsWith("enable.auto")
+                || k.startsWith("fetch.") || k.startsWith("isolation."));
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        this.producer = new KafkaProducer<>(p);
+        this.poller = new Thread(this::pollLoop, "guard-kafka-poll-" + b.group);
+        poller.setDaemon(true);
+        consumer.subscribe(List.of(topic), new Rebalance());
+        poller.start();
+    }
+
+    /** A member of consumer group {@code group} on {@code topic}; {@code config} holds at least {@code bootstrap.servers}. */
+    public static Builder builder(Map<String, Object> config, String topic, String group) {
+        return new Builder(config, topic, group);
+    }
+
+    public String deadLetterTopic() {
+        return deadTopic;
+    }
+
+    private void pollLoop() {
+        try {
+            while (!closed) {
+                for (Runnable command; (command = commands.poll()) != null; ) {
+                    command.run();
+                }
+                if (inHand != null || !ready.isEmpty()) {
+                    consumer.pause(consumer.assignment()); // keep the membership, fetch nothing more
+                } else if (!consumer.paused().isEmpty()) {
+                    consumer.resume(consumer.paused());
+                }
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(POLL)) {
+                    TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+                    ready.add(job(r, epochs.getOrDefault(tp, 0L))); // read after the poll, whose rebalance may bump it
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            if (!closed) {
+                died = e;
+                LOG.error("guard kafka queue '{}': the poll thread stopped: {}", topic, Redaction.maskText(String.valueOf(e)));
+            }
+        } finally {
+            for (Runnable command; (command = commands.poll()) != null; ) {
+                command.run(); // complete them (they fail on the closed state)
+            }
+            try {
+                consumer.close(commandTimeout); // leaves the group: the partitions move at once
+            } catch (RuntimeException e) {
+                LOG.warn("guard kafka queue '{}': consumer close: {}", topic, e.toString());
+            }
+        }
+    }
+
+    private KafkaJob job(ConsumerRecord<String, byte[]> r, long gen) {
+        String text = r.value() == null ? "" : new String(r.value(), StandardCharsets.UTF_8);
+        String id = idOf.apply(text, r.key());
+        if (id == null || id.isBlank()) {
+            id = r.key() != null ? r.key() : r.topic() + "-" + r.partition() + "@" + r.offset();
+        }
+        return new KafkaJob(id, new TopicPartition(r.topic(), r.partition()), r.offset(), r.key(), r.value(), gen);
+    }
+
+    /** Runs {@code action} on the poll thread and waits for it. */
+    private <T> T onPoller(String what, Function<KafkaConsumer<String, byte[]>, T> action) {
+        if (died != null || closed) {
+            throw new IllegalStateException("guard kafka queue '" + topic + "': " + what + " impossible, the consumer is "
+                    + (closed ? "closed" : "stopped (" + died + ")"));
+        }
+        CompletableFuture<T> result = new CompletableFuture<>();
+        commands.add(() -> {
+            try {
+                result.complete(closed && died != null ? null : action.apply(consumer));
+            } catch (RuntimeException e) {
+                result.completeExceptionally(e);
+            }
+        });
+        try {
+            return result.get(commandTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("guard kafka queue '" + topic + "': " + what + " did not complete within "
+                    + commandTimeout.toMillis() + " ms", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted during " + what, e);
+        }
+    }
+
+    /** @throws SourceLostException when the poll thread stopped on an error */
+    @Override
+    public Optional<KafkaJob> fetch() {
+        if (died != null) {
+            throw new SourceLostException("Kafka consumer of '" + topic + "': " + Redaction.maskText(String.valueOf(died))
+                    + "; uncommitted records go to the group member that gets the partitions. Action: restart the worker");
+        }
+        try {
+            KafkaJob job = ready.poll(pollTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            inHand = job;
+            return Optional.ofNullable(job);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+
+    /** Commits the record's offset + 1 (synchronously), unless its partition was revoked meanwhile. */
+    @Override
+    public void ack(KafkaJob job) {
+        try {
+            commit(job, "ack");
+        } finally {
+            inHand = null;
+        }
+    }
+
+    private void commit(KafkaJob job, String what) {
+        Boolean committed = onPoller(what + " of job " + job.id(), c -> {
+            if (!c.assignment().contains(job.topicPartition()) || job.generation != epochs.getOrDefault(job.topicPartition(), 0L)) {
+                return false;
+            }
+            c.commitSync(Map.of(job.topicPartition(), new OffsetAndMetadata(job.offset() + 1)), commandTimeout);
+            return true;
+        });
+        if (!Boolean.TRUE.equals(committed)) {
+            LOG.warn("guard kafka queue '{}': job {} finished after its partition {} was revoked; not committed, the new"
+                    + " owner runs it again (results must be idempotent)", topic, job.id(), job.topicPartition());
+        }
+    }
+
+    /** Commits nothing; seeks the partition back to the record and drops what was fetched after it. */
+    @Override
+    public void handBack(KafkaJob job) throws HandBackFailedException {
+        try {
+            onPoller("hand-back of job " + job.id(), c -> {
+                ready.removeIf(j -> j.topicPartition().equals(job.topicPartition()));
+                if (c.assignment().contains(job.topicPartition())
+                        && job.generation == epochs.getOrDefault(job.topicPartition(), 0L)) {
+                    c.seek(job.topicPartition(), job.offset());
+                }
+                return null;
+            });
+        } catch (RuntimeException e) {
+            throw new HandBackFailedException(job.id(), "hand-back of job " + job.id() + " (" + job.topicPartition() + "@"
+                    + job.offset() + ") failed (" + Redaction.maskText(String.valueOf(e)) + "); its offset is not committed,"
+                    + " so the group member that gets the partition next runs it", e);
+        } finally {
+            inHand = null;
+        }
+    }
+
+    /** Sends the record to the dead-letter topic with the reason (acks=all), then commits it. */
+    @Override
+    public void fail(KafkaJob job, Exception cause) {
+        RecordHeaders headers = new RecordHeaders();
+        headers.add("guard.reason", ("failed: " + Redaction.maskText(String.valueOf(cause))).getBytes(StandardCharsets.UTF_8));
+        headers.add("guard.source", (job.topicPartition() + "@" + job.offset()).getBytes(StandardCharsets.UTF_8));
+        try {
+            producer.send(new ProducerRecord<>(deadTopic, null, job.key(), job.value(), headers))
+                    .get(commandTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            inHand = null;
+            throw new IllegalStateException("guard kafka queue '" + topic + "': job " + job.id() + " could not be sent to '"
+                    + deadTopic + "' (" + Redaction.maskText(String.valueOf(e)) + "); not committed, it runs again", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            inHand = null;
+            throw new IllegalStateException("interrupted while dead-lettering job " + job.id(), e);
+        }
+        ack(job);
+    }
+
+    @Override
+    public String idOf(KafkaJob job) {
+        return job.id();
+    }
+
+    /** Stops the poll thread, which closes the consumer (leaving the group); closes the producer. */
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            poller.join(commandTimeout.plusSeconds(5).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        producer.close(commandTimeout);
+    }
+
+    private final class Rebalance implements ConsumerRebalanceListener {
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            // finished jobs were committed as they finished; what was fetched and not started goes
+            partitions.forEach(tp -> epochs.merge(tp, 1L, Long::sum));
+            ready.removeIf(j -> partitions.contains(j.topicPartition()));
+            if (!partitions.isEmpty()) {
+                LOG.info("guard kafka queue '{}': partitions revoked {}{}", topic, partitions,
+                        inHand != null && partitions.contains(inHand.topicPartition())
+                                ? "; job " + inHand.id() + " in hand will not be committed" : "");
+            }
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            if (!partitions.isEmpty()) {
+                LOG.info("guard kafka queue '{}': partitions assigned {}", topic, partitions);
+            }
+        }
+    }
+
+    /** Mutable builder. */
+    public static final class Builder {
+        private final Map<String, Object> config;
+        private final String topic;
+        private final String group;
+        private String deadTopic;
+        private Duration pollTimeout = Duration.ofSeconds(1);
+        private Duration commandTimeout = Duration.ofSeconds(10);
+        private Duration longestJob = Duration.ofMinutes(1);
+        private BiFunction<String, String, String> idOf = (payload, key) -> key;
+
+        Builder(Map<String, Object> config, String topic, String group) {
+            this.config = Map.copyOf(Objects.requireNonNull(config, "config"));
+            if (!config.containsKey(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG)) {
+                throw new IllegalArgumentException("KafkaQueue: config needs bootstrap.servers");
+            }
+            this.topic = Objects.requireNonNull(topic, "topic");
+            this.group = Objects.requireNonNull(group, "group");
+        }
+
+        /** Dead-letter topic (default {@code <topic>.dead}). */
+        public Builder deadLetter(String topic) {
+            this.deadTopic = Objects.requireNonNull(topic, "topic");
+            return this;
+        }
+
+        /** How long one fetch waits for a record (default 1 s). */
+        public Builder pollTimeout(Duration pollTimeout) {
+            this.pollTimeout = Objects.requireNonNull(pollTimeout, "pollTimeout");
+            return this;
+        }
+
+        /** Bound of a commit, a seek, a dead letter's send (default 10 s). */
+        public Builder commandTimeout(Duration timeout) {
+            this.commandTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /**
+         * The longest a job may take (default 1 min): {@code max.poll.interval.ms} becomes twice
+         * that (at least Kafka's 5 min), unless the config sets it.
+         */
+        public Builder longestJob(Duration longest) {
+            this.longestJob = Objects.requireNonNull(longest, "longest");
+            return this;
+        }
+
+        /** The job id from (value text, record key); null falls back to the key, then topic-partition@offset. */
+        public Builder idOf(BiFunction<String, String, String> idOf) {
+            this.idOf = Objects.requireNonNull(idOf, "idOf");
+            return this;
+        }
+
+        /** Subscribes and starts the poll thread. */
+        public KafkaQueue build() {
+            return new KafkaQueue(this);
+        }
+    }
+}

@@ -1,0 +1,179 @@
+package dev.guard.queue.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.guard.testing.KafkaBroker;
+import dev.guard.testing.MachineServices;
+import dev.guard.testing.NoLeakedProcesses;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * {@link KafkaQueue} against a real KRaft broker (the fixture, a child process): commit after the
+ * handler, hand-back by seeking back, dead letters, a job longer than {@code max.poll.interval.ms}
+ * that keeps the group membership, and a member that leaves with a job unfinished whose record the
+ * next member gets.
+ */
+@ExtendWith(NoLeakedProcesses.class)
+class KafkaQueueTest {
+
+    private static KafkaBroker kafka;
+    private static Admin admin;
+
+    private final String topic = MachineServices.uniqueName("guard-jobs");
+    private final String group = topic + "-workers";
+    private final List<AutoCloseable> closing = new ArrayList<>();
+
+    @BeforeAll
+    static void startBroker() {
+        kafka = KafkaBroker.builder().build().start();
+        admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()));
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (admin != null) {
+            admin.close();
+        }
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    @BeforeEach
+    void topics() throws Exception {
+        admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1), new NewTopic(topic + ".dead", 1, (short) 1)))
+                .all().get();
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        for (int i = closing.size() - 1; i >= 0; i--) {
+            closing.get(i).close();
+        }
+    }
+
+    private KafkaQueue source(Map<String, Object> extra) {
+        Map<String, Object> config = new java.util.HashMap<>(Map.of("bootstrap.servers", kafka.bootstrapServers(),
+                ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 6000, ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 1000));
+        config.putAll(extra);
+        KafkaQueue q = KafkaQueue.builder(config, topic, group).pollTimeout(Duration.ofMillis(200))
+                .idOf((value, key) -> value).build();
+        closing.add(q);
+        return q;
+    }
+
+    private void produce(String... values) throws Exception {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", kafka.bootstrapServers());
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
+            for (String v : values) {
+                producer.send(new ProducerRecord<>(topic, v)).get();
+            }
+        }
+    }
+
+    private static KafkaJob fetch(KafkaQueue q, Duration within) {
+        long until = System.nanoTime() + within.toNanos();
+        while (System.nanoTime() < until) {
+            Optional<KafkaJob> job = q.fetch();
+            if (job.isPresent()) {
+                return job.get();
+            }
+        }
+        throw new AssertionError("no record within " + within.toMillis() + " ms");
+    }
+
+    private long committed() throws Exception {
+        Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(group)
+                .partitionsToOffsetAndMetadata().get();
+        OffsetAndMetadata o = offsets.get(new TopicPartition(topic, 0));
+        return o == null ? -1 : o.offset();
+    }
+
+    @Test
+    void anAckCommitsTheNextOffsetAndTheGroupResumesThere() throws Exception {
+        produce("job-k1", "job-k2", "job-k3");
+        KafkaQueue a = source(Map.of());
+        KafkaJob first = fetch(a, Duration.ofSeconds(60));
+        assertEquals("job-k1", first.id());
+        a.ack(first);
+        assertEquals(1, committed());
+        KafkaJob second = fetch(a, Duration.ofSeconds(10));
+        assertEquals("job-k2", second.id());
+        a.close(); // leaves with job-k2 unfinished: not committed
+        KafkaJob again = fetch(source(Map.of()), Duration.ofSeconds(60));
+        assertEquals("job-k2", again.id(), "the next member resumes at the first unfinished record");
+        assertEquals(1, again.offset());
+    }
+
+    @Test
+    void aHandBackSeeksBackSoTheRecordComesAgainBeforeTheNextOnes() throws Exception {
+        produce("job-h1", "job-h2");
+        KafkaQueue q = source(Map.of());
+        KafkaJob job = fetch(q, Duration.ofSeconds(60));
+        q.handBack(job);
+        KafkaJob again = fetch(q, Duration.ofSeconds(10));
+        assertEquals("job-h1", again.id());
+        assertEquals(job.offset(), again.offset());
+        assertEquals(-1, committed(), "nothing committed by a hand-back");
+        q.ack(again);
+        assertEquals("job-h2", fetch(q, Duration.ofSeconds(10)).id());
+    }
+
+    @Test
+    void aFailedJobGoesToTheDeadTopicWithItsReasonAndIsCommitted() throws Exception {
+        produce("job-f1");
+        KafkaQueue q = source(Map.of());
+        q.fail(fetch(q, Duration.ofSeconds(60)), new IllegalStateException("thumbnail service said 500"));
+        assertEquals(1, committed());
+        try (KafkaConsumer<String, String> reader = new KafkaConsumer<>(Map.of("bootstrap.servers", kafka.bootstrapServers(),
+                "group.id", topic + "-reader", "auto.offset.reset", "earliest"), new StringDeserializer(), new StringDeserializer())) {
+            reader.subscribe(List.of(topic + ".dead"));
+            ConsumerRecord<String, String> dead = null;
+            long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (dead == null && System.nanoTime() < until) {
+                for (ConsumerRecord<String, String> r : reader.poll(Duration.ofMillis(200))) {
+                    dead = r;
+                }
+            }
+            assertEquals("job-f1", dead.value());
+            String reason = new String(dead.headers().lastHeader("guard.reason").value(), StandardCharsets.UTF_8);
+            assertTrue(reason.contains("thumbnail service said 500"), reason);
+        }
+    }
+
+    @Test
+    void aJobLongerThanMaxPollIntervalKeepsTheMembershipAndCommits() throws Exception {
+        produce("job-long", "job-next");
+        KafkaQueue q = source(Map.of(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, 3000));
+        KafkaJob job = fetch(q, Duration.ofSeconds(60));
+        Thread.sleep(7000); // more than twice max.poll.interval.ms without a fetch: the poll thread keeps polling
+        q.ack(job);
+        assertEquals(1, committed(), "committed: the member was never kicked out of the group");
+        assertEquals("job-next", fetch(q, Duration.ofSeconds(10)).id());
+    }
+}
