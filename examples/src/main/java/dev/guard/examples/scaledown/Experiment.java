@@ -1,5 +1,7 @@
 package dev.guard.examples.scaledown;
 
+import dev.guard.testing.KafkaBroker;
+import dev.guard.testing.MachineServices;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -61,35 +63,67 @@ public final class Experiment {
         return sb.toString();
     }
 
-    /** Runs every configured mode in turn; progress goes to {@code out}. */
+    /** Runs every configured mode on every configured broker in turn; progress goes to {@code out}. */
     public static List<Row> run(ExperimentConfig config, PrintStream out) throws Exception {
         LocalRedis local = config.redisUri() == null ? LocalRedis.start(config.redisServer()) : null;
         String uri = local == null ? config.redisUri() : local.uri();
-        // Ctrl-C or SIGTERM of the experiment: leave no worker or redis-server behind
+        List<AutoCloseable> brokers = new ArrayList<>();
+        // Ctrl-C or SIGTERM of the experiment: leave no worker, redis-server or Kafka broker behind
         Thread cleanup = new Thread(() -> {
             SPAWNED.forEach(p -> p.toHandle().destroyForcibly());
             if (local != null) {
                 local.kill();
             }
+            brokers.forEach(b -> {
+                try {
+                    b.close();
+                } catch (Exception ignored) {
+                    // exiting anyway
+                }
+            });
         }, "scaledown-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
         RedisClient client = RedisClient.create(uri);
         List<Row> rows = new ArrayList<>();
         try (StatefulRedisConnection<String, String> c = client.connect()) {
             String runId = Long.toString(System.currentTimeMillis(), 36);
-            for (Mode mode : config.modes()) {
-                Row row = new Trial(config, mode, uri, "scaledown:" + runId + ":" + mode.arg(), c.sync(), out).run();
-                out.println(row.line());
-                rows.add(row);
+            for (Transport.Kind kind : config.brokers()) {
+                try (Transport transport = transport(kind, config, uri, brokers, out)) {
+                    for (Mode mode : config.modes()) {
+                        String prefix = "scaledown:" + runId + ":" + kind.arg() + ":" + mode.arg();
+                        Row row = new Trial(config, transport, mode, uri, prefix, c.sync(), out).run();
+                        out.println(row.line());
+                        rows.add(row);
+                    }
+                }
             }
         } finally {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(1));
+            for (AutoCloseable b : brokers) {
+                b.close();
+            }
             if (local != null) {
                 local.close();
             }
             Runtime.getRuntime().removeShutdownHook(cleanup);
         }
         return rows;
+    }
+
+    private static Transport transport(Transport.Kind kind, ExperimentConfig config, String redisUri,
+            List<AutoCloseable> brokers, PrintStream out) throws Exception {
+        return switch (kind) {
+            case REDIS -> new RedisTransport(redisUri);
+            case RABBITMQ -> new AmqpTransport(config.amqpUri() != null ? config.amqpUri() : MachineServices.amqpUri());
+            case NATS -> new NatsTransport(config.natsUrl() != null ? config.natsUrl() : MachineServices.natsUrl());
+            case KAFKA -> {
+                KafkaBroker broker = KafkaBroker.builder().build().start();
+                brokers.add(broker);
+                out.printf("kafka: KRaft broker %s started in %d ms%n", broker.bootstrapServers(),
+                        broker.lastStartTime().toMillis());
+                yield new KafkaTransport(broker);
+            }
+        };
     }
 
     /** Where a mode's run records how many jobs it queued (LLEN of the queue right after the pushes). */
@@ -100,20 +134,24 @@ public final class Experiment {
     /** One mode's run. */
     private static final class Trial {
         private final ExperimentConfig config;
+        private final Transport transport;
         private final Mode mode;
         private final String uri;
         private final String prefix;
         private final RedisCommands<String, String> redis;
         private final PrintStream out;
         private final List<Process> live = new ArrayList<>();
-        private final List<String> workerIds = new ArrayList<>();
+        private final java.util.Map<Process, String> workerIds = new java.util.HashMap<>();
+        /** Job id held by a SIGKILLed worker, and when it was killed (ms since the epoch). */
+        private final java.util.Map<String, Long> killedHolding = new java.util.LinkedHashMap<>();
         private final Random random = new Random(42);
         private final File log;
         private int seq;
 
-        Trial(ExperimentConfig config, Mode mode, String uri, String prefix, RedisCommands<String, String> redis,
-                PrintStream out) throws IOException {
+        Trial(ExperimentConfig config, Transport transport, Mode mode, String uri, String prefix,
+                RedisCommands<String, String> redis, PrintStream out) throws IOException {
             this.config = config;
+            this.transport = transport;
             this.mode = mode;
             this.uri = uri;
             this.prefix = prefix;
@@ -121,23 +159,18 @@ public final class Experiment {
             this.out = out;
             Path dir = Path.of(config.workDir());
             Files.createDirectories(dir);
-            this.log = dir.resolve(mode.arg() + "-workers.log").toFile();
+            this.log = dir.resolve(transport.kind().arg() + "-" + mode.arg() + "-workers.log").toFile();
             Files.deleteIfExists(log.toPath());
         }
 
         Row run() throws Exception {
-            String queue = Worker.queue(prefix);
             List<String> ids = new ArrayList<>(config.jobs());
             for (int i = 1; i <= config.jobs(); i++) {
                 ids.add(Jobs.id(i));
             }
-            for (int from = 0; from < ids.size(); from += 1000) {
-                List<String> batch = ids.subList(from, Math.min(ids.size(), from + 1000));
-                redis.lpush(queue, batch.toArray(new String[0]));
-            }
-            // Redis's own count of what was queued, before any worker runs (kept with the keys for inspection)
-            redis.set(enqueued(prefix), Long.toString(redis.llen(queue)));
-            out.printf("%s: %d jobs queued, starting %d workers (log: %s)%n", mode.label(), ids.size(), config.workers(), log);
+            // the broker's own count of what was queued, before any worker runs (kept with the keys for inspection)
+            redis.set(enqueued(prefix), Long.toString(transport.enqueue(prefix, ids)));
+            out.printf("%s: %d jobs queued, starting %d workers (log: %s)%n", label(), ids.size(), config.workers(), log);
             long start = System.nanoTime();
             int terminated = 0;
             try {
@@ -145,7 +178,7 @@ public final class Experiment {
                     spawn();
                 }
                 awaitReady(config.workers());
-                out.printf("%s: %d workers ready after %.1f s%n", mode.label(), config.workers(),
+                out.printf("%s: %d workers ready after %.1f s%n", label(), config.workers(),
                         (System.nanoTime() - start) / 1e9);
                 for (int k = 1; k <= config.events(); k++) {
                     long threshold = (long) config.jobs() * k / (config.events() + 1);
@@ -155,7 +188,7 @@ public final class Experiment {
                         spawn();
                     }
                 }
-                long lastChange = settle(queue);
+                long lastChange = settle();
                 long millis = TimeUnit.NANOSECONDS.toMillis(lastChange - start);
                 stopAll();
                 return reconcile(ids, terminated, millis);
@@ -167,20 +200,25 @@ public final class Experiment {
             }
         }
 
+        private String label() {
+            return transport.kind().arg() + " " + mode.label(transport.kind());
+        }
+
         private void spawn() throws IOException {
             String id = "w" + (++seq);
             List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-Xmx64m", "-Xss256k", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData",
                     "-XX:CICompilerCount=1", "-Dorg.slf4j.simpleLogger.showDateTime=true",
                     "-cp", System.getProperty("java.class.path"), Worker.class.getName(),
-                    mode.arg(), uri, prefix, id, Long.toString(config.grace().toMillis()),
+                    transport.kind().arg(), transport.endpoint(), uri, mode.arg(), prefix, id,
+                    Long.toString(config.grace().toMillis()),
                     Long.toString(config.safety().toMillis()), Integer.toString(config.slowOneIn()));
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();
             live.add(p);
             SPAWNED.add(p);
             p.onExit().thenRun(() -> SPAWNED.remove(p));
-            workerIds.add(id);
+            workerIds.put(p, id);
         }
 
         private void awaitReady(int n) throws InterruptedException {
@@ -194,14 +232,14 @@ public final class Experiment {
                 Thread.sleep(50);
             }
             out.printf("%s: warning: not all %d workers reported ready within 15 minutes (overloaded machine?); going on%n",
-                    mode.label(), n);
+                    label(), n);
         }
 
         private void awaitResults(long threshold) throws InterruptedException {
             long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
             while (redis.hlen(Sink.results(prefix)) < threshold) {
                 if (System.nanoTime() > until) {
-                    throw new IllegalStateException(mode.label() + ": the sink did not reach " + threshold
+                    throw new IllegalStateException(label() + ": the sink did not reach " + threshold
                             + " results within 10 minutes; see " + log);
                 }
                 Thread.sleep(20);
@@ -220,7 +258,12 @@ public final class Experiment {
             List<Process> victims = alive.subList(0, Math.min(config.perEvent(), alive.size()));
             for (Process p : victims) {
                 if (mode == Mode.CRASH_SAFE) {
+                    String holding = redis.hget(prefix + ":inhand", workerIds.get(p));
+                    long killedAt = System.currentTimeMillis();
                     p.toHandle().destroyForcibly();
+                    if (holding != null) {
+                        killedHolding.put(holding, killedAt);
+                    }
                 } else {
                     p.toHandle().destroy();
                 }
@@ -239,25 +282,20 @@ public final class Experiment {
                 }
             }
             out.printf("%s: scale-down %d: %d workers %s, %d exited 0 within the grace period, %d SIGKILLed after it%n",
-                    mode.label(), event, victims.size(), mode == Mode.CRASH_SAFE ? "SIGKILLed" : "sent SIGTERM", clean, killed);
+                    label(), event, victims.size(), mode == Mode.CRASH_SAFE ? "SIGKILLed" : "sent SIGTERM", clean, killed);
             int n = victims.size();
             live.removeAll(new ArrayList<>(victims));
             return n;
         }
 
         /** Waits until nothing is queued or in flight and the sink has not changed for SETTLE; returns the last change. */
-        private long settle(String queue) throws InterruptedException {
+        private long settle() throws Exception {
             long lastCount = -1;
             long lastChange = System.nanoTime();
             long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
             while (System.nanoTime() < until) {
                 long count = redis.hlen(Sink.results(prefix));
-                long pending = redis.llen(queue) + redis.llen(queue + ":fallback");
-                if (mode == Mode.CRASH_SAFE) {
-                    for (String id : workerIds) {
-                        pending += redis.llen(queue + ":processing:" + id);
-                    }
-                }
+                long pending = transport.pending(prefix);
                 long now = System.nanoTime();
                 if (count != lastCount || pending > 0) {
                     if (count != lastCount) {
@@ -269,7 +307,8 @@ public final class Experiment {
                 }
                 Thread.sleep(50);
             }
-            throw new IllegalStateException(mode.label() + ": the queue did not drain within 10 minutes; see " + log);
+            throw new IllegalStateException(label() + ": the queue did not drain within 10 minutes (pending "
+                    + transport.pending(prefix) + "); see " + log);
         }
 
         private void stopAll() throws InterruptedException {
@@ -284,9 +323,9 @@ public final class Experiment {
             }
         }
 
-        private Row reconcile(List<String> ids, int terminated, long millis) {
+        private Row reconcile(List<String> ids, int terminated, long millis) throws Exception {
             Set<String> written = new HashSet<>(redis.hkeys(Sink.results(prefix)));
-            Set<String> dead = new HashSet<>(redis.lrange(Worker.queue(prefix) + ":dead", 0, -1));
+            Set<String> dead = transport.dead(prefix);
             List<String> lost = new ArrayList<>();
             for (String id : ids) {
                 if (!written.contains(id) && !dead.contains(id)) {
@@ -299,8 +338,15 @@ public final class Experiment {
                     twice++;
                 }
             }
-            return new Row(mode, terminated, lost.size(), number(prefix + ":handedback"), number(prefix + ":reaped"), twice,
-                    written.size(), dead.size(), millis, List.copyOf(lost), prefix);
+            List<Long> pickups = new ArrayList<>();
+            killedHolding.forEach((id, killedAt) -> {
+                // the first fetch of that job after the kill (an earlier kill may have moved it before)
+                redis.lrange(prefix + ":refetched:" + id, 0, -1).stream().mapToLong(Long::parseLong)
+                        .filter(at -> at >= killedAt).min().ifPresent(at -> pickups.add(at - killedAt));
+            });
+            return new Row(transport.kind(), mode, terminated, lost.size(), number(prefix + ":handedback"),
+                    number(prefix + ":reaped"), number(prefix + ":redelivered"), twice, written.size(), dead.size(), millis,
+                    List.copyOf(lost), prefix, List.copyOf(pickups));
         }
 
         private long number(String key) {
@@ -312,6 +358,7 @@ public final class Experiment {
             if (config.keepKeys()) {
                 return;
             }
+            transport.cleanUp(prefix);
             List<String> keys = redis.keys(prefix + ":*");
             if (!keys.isEmpty()) {
                 redis.del(keys.toArray(new String[0]));

@@ -16,6 +16,9 @@ public final class ExperimentConfig {
     private final Duration safety;
     private final int slowOneIn;
     private final List<Mode> modes;
+    private final List<Transport.Kind> brokers;
+    private final String amqpUri;
+    private final String natsUrl;
     private final String redisUri;
     private final String redisServer;
     private final String workDir;
@@ -30,6 +33,9 @@ public final class ExperimentConfig {
         this.safety = b.safety;
         this.slowOneIn = b.slowOneIn;
         this.modes = List.copyOf(b.modes);
+        this.brokers = List.copyOf(b.brokers);
+        this.amqpUri = b.amqpUri;
+        this.natsUrl = b.natsUrl;
         this.redisUri = b.redisUri;
         this.redisServer = b.redisServer;
         this.workDir = b.workDir;
@@ -64,12 +70,22 @@ public final class ExperimentConfig {
                     }
                     b.modes(List.copyOf(ms));
                 }
+                case "--brokers" -> {
+                    EnumSet<Transport.Kind> ks = EnumSet.noneOf(Transport.Kind.class);
+                    for (String k : v.split(",")) {
+                        ks.add(Transport.Kind.parse(k));
+                    }
+                    b.brokers(List.copyOf(ks));
+                }
+                case "--amqp-uri" -> b.amqpUri(v);
+                case "--nats-url" -> b.natsUrl(v);
                 case "--redis-uri" -> b.redisUri(v);
                 case "--redis-server" -> b.redisServer(v);
                 case "--work-dir" -> b.workDir(v);
                 case "--keep-keys" -> b.keepKeys(Boolean.parseBoolean(v));
                 default -> throw new IllegalArgumentException("unknown option " + a + "; options: --jobs --workers --events"
-                        + " --per-event --grace-ms --safety-ms --slow-one-in --modes --redis-uri --redis-server --work-dir"
+                        + " --per-event --grace-ms --safety-ms --slow-one-in --modes --brokers --amqp-uri --nats-url --redis-uri"
+                        + " --redis-server --work-dir"
                         + " --keep-keys");
             }
         }
@@ -84,6 +100,12 @@ public final class ExperimentConfig {
     public Duration safety() { return safety; }
     public int slowOneIn() { return slowOneIn; }
     public List<Mode> modes() { return modes; }
+    /** The brokers to run the modes on (default redis); the sink is Redis for all. */
+    public List<Transport.Kind> brokers() { return brokers; }
+    /** RabbitMQ to use (default: the machine's, {@code MachineServices.amqpUri()}). */
+    public String amqpUri() { return amqpUri; }
+    /** NATS with JetStream to use (default: the machine's, {@code MachineServices.natsUrl()}). */
+    public String natsUrl() { return natsUrl; }
     /** An existing Redis to use (unique key prefixes); null starts a private redis-server. */
     public String redisUri() { return redisUri; }
     public String redisServer() { return redisServer; }
@@ -107,6 +129,9 @@ public final class ExperimentConfig {
         private Duration safety = Duration.ofMillis(300);
         private int slowOneIn = 100;
         private List<Mode> modes = List.of(Mode.values());
+        private List<Transport.Kind> brokers = List.of(Transport.Kind.REDIS);
+        private String amqpUri;
+        private String natsUrl;
         private String redisUri;
         private String redisServer;
         private String workDir = "target/scaledown";
@@ -122,6 +147,9 @@ public final class ExperimentConfig {
         public Builder safety(Duration safety) { this.safety = Objects.requireNonNull(safety); return this; }
         public Builder slowOneIn(int slowOneIn) { this.slowOneIn = slowOneIn; return this; }
         public Builder modes(List<Mode> modes) { this.modes = List.copyOf(modes); return this; }
+        public Builder brokers(List<Transport.Kind> brokers) { this.brokers = List.copyOf(brokers); return this; }
+        public Builder amqpUri(String amqpUri) { this.amqpUri = amqpUri; return this; }
+        public Builder natsUrl(String natsUrl) { this.natsUrl = natsUrl; return this; }
         public Builder redisUri(String redisUri) { this.redisUri = redisUri; return this; }
         public Builder redisServer(String redisServer) { this.redisServer = redisServer; return this; }
         public Builder workDir(String workDir) { this.workDir = Objects.requireNonNull(workDir); return this; }

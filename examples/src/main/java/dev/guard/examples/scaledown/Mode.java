@@ -23,6 +23,24 @@ public enum Mode {
         return label;
     }
 
+    /** The row's name on a broker that keeps jobs until acked (RabbitMQ, NATS, Kafka). */
+    public String label(Transport.Kind kind) {
+        if (kind == Transport.Kind.REDIS) {
+            return label;
+        }
+        return switch (this) {
+            case NONE -> "ack on receipt, no SIGTERM handling";
+            case GRACEFUL -> "ack on receipt, graceful shutdown";
+            case FALLBACK -> "ack after job, graceful + hand-back";
+            case CRASH_SAFE -> "ack after job (SIGKILL only)";
+        };
+    }
+
+    /** The first two rows: the job is gone from the broker once taken (BRPOP, autoAck, auto-commit). */
+    boolean acksOnReceipt() {
+        return this == NONE || this == GRACEFUL;
+    }
+
     public String arg() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }

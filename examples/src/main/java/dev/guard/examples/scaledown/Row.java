@@ -3,23 +3,37 @@ package dev.guard.examples.scaledown;
 import java.util.List;
 
 /**
- * One mode's outcome, reconciled by id: workers terminated, ids that never reached the sink
- * (lost), hand-backs, jobs the reaper returned, ids written more than once, distinct ids in
- * the sink, dead-lettered ids, wall time; the Redis key prefix of the mode's run (its keys are
- * deleted after the run unless {@link ExperimentConfig#keepKeys()}).
+ * One mode's outcome on one broker, reconciled by id: workers terminated, ids that never reached
+ * the sink (lost), hand-backs, jobs the Redis reaper returned, fetches of an id already fetched
+ * (redelivered: hand-backs and crash recoveries), ids written more than once, distinct ids in the
+ * sink, dead-lettered ids, wall time; the key prefix of the run (its keys are deleted after the
+ * run unless {@link ExperimentConfig#keepKeys()}); for SIGKILLed workers that held a job, the
+ * milliseconds from the kill to another worker's fetch of that job.
  */
-public record Row(Mode mode, int terminated, int lost, long handedBack, long reaped, int processedTwice,
-        int distinctResults, long deadLettered, long millis, List<String> lostIds, String keyPrefix) {
+public record Row(Transport.Kind broker, Mode mode, int terminated, int lost, long handedBack, long reaped,
+        long redelivered, int processedTwice, int distinctResults, long deadLettered, long millis, List<String> lostIds,
+        String keyPrefix, List<Long> pickupMillis) {
 
     static String header() {
-        return String.format("| %-32s | %10s | %5s | %11s | %18s | %15s | %8s |", "worker", "terminated", "lost",
-                "handed back", "returned by reaper", "processed twice", "duration")
-                + "\n|" + "-".repeat(34) + "|" + "-".repeat(12) + "|" + "-".repeat(7) + "|" + "-".repeat(13) + "|"
-                + "-".repeat(20) + "|" + "-".repeat(17) + "|" + "-".repeat(10) + "|";
+        return String.format("| %-8s | %-36s | %10s | %5s | %11s | %11s | %15s | %8s | %-22s |", "broker", "worker",
+                "terminated", "lost", "handed back", "redelivered", "processed twice", "duration", "death to pick-up")
+                + "\n|" + "-".repeat(10) + "|" + "-".repeat(38) + "|" + "-".repeat(12) + "|" + "-".repeat(7) + "|"
+                + "-".repeat(13) + "|" + "-".repeat(13) + "|" + "-".repeat(17) + "|" + "-".repeat(10) + "|"
+                + "-".repeat(24) + "|";
     }
 
     String line() {
-        return String.format("| %-32s | %10d | %5d | %11d | %18d | %15d | %7.1fs |", mode.label(), terminated, lost,
-                handedBack, reaped, processedTwice, millis / 1000.0);
+        return String.format("| %-8s | %-36s | %10d | %5d | %11d | %11d | %15d | %7.1fs | %-22s |", broker.arg(),
+                mode.label(broker), terminated, lost, handedBack, redelivered, processedTwice, millis / 1000.0, pickups());
+    }
+
+    /** {@code 1.02-1.10 s (3)}, or {@code -} when no killed worker held a job. */
+    String pickups() {
+        if (pickupMillis.isEmpty()) {
+            return "-";
+        }
+        long min = pickupMillis.stream().mapToLong(Long::longValue).min().orElseThrow();
+        long max = pickupMillis.stream().mapToLong(Long::longValue).max().orElseThrow();
+        return String.format("%.2f-%.2f s (%d)", min / 1000.0, max / 1000.0, pickupMillis.size());
     }
 }

@@ -1,47 +1,48 @@
 package dev.guard.examples.scaledown;
 
+import com.rabbitmq.client.Connection;
 import dev.guard.drain.Drain;
 import dev.guard.drain.DrainConfig;
 import dev.guard.drain.DrainLoop;
+import dev.guard.drain.ForwardingJobSource;
 import dev.guard.drain.JobHandler;
 import dev.guard.drain.JobSource;
 import dev.guard.drain.ShutdownReceipt;
-import dev.guard.queue.redis.CrashSafeListQueue;
-import dev.guard.queue.redis.FallbackListQueue;
-import dev.guard.queue.redis.RedisJob;
-import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.nats.client.Nats;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * One worker process of the experiment:
- * {@code Worker MODE REDIS_URI PREFIX WORKER_ID GRACE_MS SAFETY_MS SLOW_ONE_IN}. Takes job ids
- * from {@code PREFIX:queue}, sleeps their steps, writes them to the idempotent {@link Sink}.
+ * {@code Worker BROKER ENDPOINT SINK_URI MODE PREFIX WORKER_ID GRACE_MS SAFETY_MS SLOW_ONE_IN}.
+ * Takes job ids from the broker, sleeps their steps, writes them to the idempotent {@link Sink}
+ * (Redis). Every fetch is recorded in the sink's Redis: {@code <prefix>:fetched} (a set: an id
+ * fetched again counts as redelivered, its times in the list {@code <prefix>:refetched:<id>}) and
+ * {@code <prefix>:inhand} (worker id to the job it holds), so the orchestrator can time how long
+ * a killed worker's job waited for another worker.
  */
 public final class Worker {
 
     static final Duration POLL = Duration.ofMillis(500);
-    static final Duration LEASE = Duration.ofSeconds(1);
-    static final Duration REAP_EVERY = Duration.ofMillis(500);
 
     /** Set when the experiment process is gone: a worker must not outlive its orchestrator. */
     private static volatile boolean orphaned;
 
     private Worker() {}
 
-    static String queue(String prefix) {
-        return prefix + ":queue";
-    }
-
     public static void main(String[] args) throws Exception {
-        Mode mode = Mode.parse(args[0]);
-        String uri = args[1];
-        String prefix = args[2];
-        String workerId = args[3];
-        DrainConfig config = DrainConfig.builder().gracePeriod(Duration.ofMillis(Long.parseLong(args[4])))
-                .safetyMargin(Duration.ofMillis(Long.parseLong(args[5]))).workerId(workerId).build();
-        int slowOneIn = Integer.parseInt(args[6]);
+        Transport.Kind kind = Transport.Kind.parse(args[0]);
+        String endpoint = args[1];
+        String sinkUri = args[2];
+        Mode mode = Mode.parse(args[3]);
+        String prefix = args[4];
+        String workerId = args[5];
+        DrainConfig config = DrainConfig.builder().gracePeriod(Duration.ofMillis(Long.parseLong(args[6])))
+                .safetyMargin(Duration.ofMillis(Long.parseLong(args[7]))).workerId(workerId).build();
+        int slowOneIn = Integer.parseInt(args[8]);
 
         // the drain handler goes in first: a SIGTERM during start-up must not kill the JVM either
         Drain drain = mode == Mode.NONE ? null : Drain.install(config);
@@ -51,68 +52,114 @@ public final class Worker {
                 drain.requestStop("orchestrator exited");
             }
         }));
-        RedisClient client = RedisClient.create(uri);
+        RedisClient sinkClient = RedisClient.create(sinkUri);
+        AutoCloseable brokerConnection = () -> { };
         int exit = 0;
-        try (StatefulRedisConnection<String, String> sinkConnection = client.connect()) {
+        try (StatefulRedisConnection<String, String> sinkConnection = sinkClient.connect()) {
             Sink sink = new Sink(sinkConnection, prefix);
-            if (mode == Mode.NONE) {
-                sinkConnection.sync().incr(prefix + ":ready");
-                naive(client, prefix, workerId, sink, slowOneIn);
-                return;
-            }
-            boolean checkpoints = mode != Mode.GRACEFUL;
-            JobHandler<RedisJob> handler = (job, d) -> {
-                for (long step : Jobs.steps(job.id(), slowOneIn)) {
-                    if (checkpoints) {
-                        d.checkpoint();
-                    }
-                    Thread.sleep(step);
+            Transport.Sources sources;
+            switch (kind) {
+                case REDIS -> sources = RedisTransport.sources(endpoint.equals(sinkUri) ? sinkClient : RedisClient.create(endpoint));
+                case RABBITMQ -> {
+                    Connection c = AmqpTransport.factory(endpoint).newConnection(workerId);
+                    brokerConnection = c::close;
+                    sources = AmqpTransport.sources(c);
                 }
-                sink.write(job.id(), workerId);
-            };
-            try (JobSource<RedisJob> source = source(mode, client, prefix, workerId, config)) {
-                sinkConnection.sync().incr(prefix + ":ready");
-                ShutdownReceipt receipt = DrainLoop.builder(drain, source, handler)
-                        .handBack(mode != Mode.GRACEFUL)
-                        .onHandBack(id -> sinkConnection.sync().incr(prefix + ":handedback"))
-                        .build().run();
-                exit = receipt.exitCode();
+                case NATS -> {
+                    io.nats.client.Connection c = Nats.connect(endpoint);
+                    brokerConnection = c::close;
+                    sources = NatsTransport.sources(c);
+                }
+                case KAFKA -> sources = KafkaTransport.sources(endpoint);
+                default -> throw new IllegalArgumentException(kind.toString());
+            }
+            try (JobSource<?> source = sources.open(mode, prefix, workerId, config)) {
+                exit = work(mode, recording(source, sinkConnection.sync(), prefix, workerId), drain, sink, sinkConnection,
+                        prefix, workerId, slowOneIn);
             }
         } finally {
-            client.shutdown(Duration.ZERO, Duration.ofMillis(200));
+            try {
+                brokerConnection.close();
+            } catch (Exception ignored) {
+                // the broker may be gone already
+            }
+            sinkClient.shutdown(Duration.ZERO, Duration.ofMillis(200));
         }
         if (exit != 0) {
             System.exit(exit);
         }
     }
 
-    private static JobSource<RedisJob> source(Mode mode, RedisClient client, String prefix, String workerId, DrainConfig config) {
-        if (mode == Mode.CRASH_SAFE) {
-            return CrashSafeListQueue.builder(client, queue(prefix)).workerId(workerId).leaseTtl(LEASE).reapEvery(REAP_EVERY)
-                    .pollTimeout(POLL).handBackTimeout(config.safetyMargin())
-                    .onReap(r -> {
-                        try (StatefulRedisConnection<String, String> c = client.connect()) {
-                            c.sync().incrby(prefix + ":reaped", r.jobsReturned());
-                        }
-                    })
-                    .build();
+    private static <J> int work(Mode mode, JobSource<J> source, Drain drain, Sink sink,
+            StatefulRedisConnection<String, String> sinkConnection, String prefix, String workerId, int slowOneIn)
+            throws Exception {
+        sinkConnection.sync().incr(prefix + ":ready");
+        if (mode == Mode.NONE) {
+            naive(source, sink, workerId, slowOneIn);
+            return 0;
         }
-        return FallbackListQueue.builder(client, queue(prefix)).pollTimeout(POLL).handBackTimeout(config.safetyMargin()).build();
+        boolean checkpoints = mode != Mode.GRACEFUL;
+        JobHandler<J> handler = (job, d) -> {
+            for (long step : Jobs.steps(source.idOf(job), slowOneIn)) {
+                if (checkpoints) {
+                    d.checkpoint();
+                }
+                Thread.sleep(step);
+            }
+            sink.write(source.idOf(job), workerId);
+        };
+        ShutdownReceipt receipt = DrainLoop.builder(drain, source, handler)
+                .handBack(mode != Mode.GRACEFUL)
+                .onHandBack(id -> sinkConnection.sync().incr(prefix + ":handedback"))
+                .build().run();
+        return receipt.exitCode();
     }
 
-    /** The worker from the story: BRPOP, work, write; nothing between it and a SIGTERM. */
-    private static void naive(RedisClient client, String prefix, String workerId, Sink sink, int slowOneIn) throws InterruptedException {
-        try (StatefulRedisConnection<String, String> c = client.connect()) {
-            while (!orphaned) {
-                KeyValue<String, String> kv = c.sync().brpop(POLL.toMillis() / 1000.0, queue(prefix));
-                if (kv == null || !kv.hasValue()) {
-                    continue;
-                }
-                for (long step : Jobs.steps(kv.getValue(), slowOneIn)) {
-                    Thread.sleep(step);
-                }
-                sink.write(kv.getValue(), workerId);
+    /** The worker from the story: take, work, write; nothing between it and a SIGTERM. */
+    private static <J> void naive(JobSource<J> source, Sink sink, String workerId, int slowOneIn) throws InterruptedException {
+        while (!orphaned) {
+            Optional<J> job = source.fetch();
+            if (job.isEmpty()) {
+                continue;
             }
+            String id = source.idOf(job.get());
+            for (long step : Jobs.steps(id, slowOneIn)) {
+                Thread.sleep(step);
+            }
+            sink.write(id, workerId);
+            source.ack(job.get());
         }
+    }
+
+    /** Records each fetch in the sink's Redis (redeliveries, the job in hand), and its end. */
+    private static <J> JobSource<J> recording(JobSource<J> source, RedisCommands<String, String> redis, String prefix,
+            String workerId) {
+        return new ForwardingJobSource<>(source) {
+            @Override
+            public Optional<J> fetch() {
+                Optional<J> job = super.fetch();
+                job.ifPresent(j -> {
+                    String id = idOf(j);
+                    redis.hset(prefix + ":inhand", workerId, id);
+                    if (redis.sadd(prefix + ":fetched", id) == 0) {
+                        redis.incr(prefix + ":redelivered");
+                        redis.rpush(prefix + ":refetched:" + id, Long.toString(System.currentTimeMillis()));
+                    }
+                });
+                return job;
+            }
+
+            @Override
+            public void ack(J job) {
+                super.ack(job);
+                redis.hdel(prefix + ":inhand", workerId);
+            }
+
+            @Override
+            public void handBack(J job) throws dev.guard.drain.HandBackFailedException {
+                super.handBack(job);
+                redis.hdel(prefix + ":inhand", workerId);
+            }
+        };
     }
 }

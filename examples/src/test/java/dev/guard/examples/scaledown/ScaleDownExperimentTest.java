@@ -63,7 +63,7 @@ class ScaleDownExperimentTest {
             List<String> lostIds, int ranTwice) {
 
         static Observed read(RedisCommands<String, String> redis, String prefix, int jobs) {
-            String queue = Worker.queue(prefix);
+            String queue = RedisTransport.queue(prefix);
             String enqueued = redis.get(Experiment.enqueued(prefix));
             Set<String> results = new HashSet<>(redis.hkeys(Sink.results(prefix)));
             Map<String, String> runs = redis.hgetall(Sink.runs(prefix));
@@ -132,6 +132,7 @@ class ScaleDownExperimentTest {
                 assertEquals(List.of(), row.lostIds(), "graceful + fallback must lose nothing: " + where);
                 assertEquals(0, row.processedTwice(), "a handed-back job is given back before it is written: " + where);
                 assertEquals(0, row.reaped(), "no reaper runs without crash-safe fetch: " + where);
+                assertEquals(row.handedBack(), row.redelivered(), "each handed-back job is fetched once more: " + where);
                 assertTrue(row.handedBack() <= row.terminated(),
                         "each terminated worker hands back at most the one job it was running: " + where);
             }
@@ -155,5 +156,6 @@ class ScaleDownExperimentTest {
         assertEquals(0, row.processedTwice(), "a popped job is never delivered again, so never run twice: " + where);
         assertEquals(0, row.handedBack(), "no hand-back in this mode: " + where);
         assertEquals(0, row.reaped(), "no reaper in this mode: " + where);
+        assertEquals(0, row.redelivered(), "nothing is delivered twice in this mode: " + where);
     }
 }

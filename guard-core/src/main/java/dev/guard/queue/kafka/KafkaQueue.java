@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -28,6 +29,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -75,6 +77,8 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
     private final KafkaProducer<String, byte[]> producer;
     private final LinkedBlockingQueue<KafkaJob> ready = new LinkedBlockingQueue<>();
     private final LinkedBlockingQueue<Runnable> commands = new LinkedBlockingQueue<>();
+    /** Commands to run again after the next poll (a commit during a rebalance). Poll thread only. */
+    private final java.util.ArrayDeque<Runnable> afterPoll = new java.util.ArrayDeque<>();
     private final Thread poller;
     private volatile boolean closed;
     private volatile Throwable died;
@@ -137,6 +141,8 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
                     TopicPartition tp = new TopicPartition(r.topic(), r.partition());
                     ready.add(job(r, epochs.getOrDefault(tp, 0L))); // read after the poll, whose rebalance may bump it
                 }
+                commands.addAll(afterPoll);
+                afterPoll.clear();
             }
         } catch (RuntimeException | Error e) {
             if (!closed) {
@@ -171,11 +177,22 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
                     + (closed ? "closed" : "stopped (" + died + ")"));
         }
         CompletableFuture<T> result = new CompletableFuture<>();
-        commands.add(() -> {
-            try {
-                result.complete(closed && died != null ? null : action.apply(consumer));
-            } catch (RuntimeException e) {
-                result.completeExceptionally(e);
+        long giveUp = System.nanoTime() + commandTimeout.toNanos() / 2;
+        commands.add(new Runnable() {
+            @Override
+            public void run() {
+                try {
+                    result.complete(closed && died != null ? null : action.apply(consumer));
+                } catch (RebalanceInProgressException e) {
+                    // the group is rebalancing: a poll completes it; the command runs again after the next one
+                    if (System.nanoTime() < giveUp && !closed) {
+                        afterPoll.add(this);
+                    } else {
+                        result.completeExceptionally(e);
+                    }
+                } catch (RuntimeException e) {
+                    result.completeExceptionally(e);
+                }
             }
         });
         try {
@@ -219,13 +236,20 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
     }
 
     private void commit(KafkaJob job, String what) {
-        Boolean committed = onPoller(what + " of job " + job.id(), c -> {
-            if (!c.assignment().contains(job.topicPartition()) || job.generation != epochs.getOrDefault(job.topicPartition(), 0L)) {
-                return false;
-            }
-            c.commitSync(Map.of(job.topicPartition(), new OffsetAndMetadata(job.offset() + 1)), commandTimeout);
-            return true;
-        });
+        Boolean committed;
+        try {
+            committed = onPoller(what + " of job " + job.id(), c -> {
+                if (!c.assignment().contains(job.topicPartition())
+                        || job.generation != epochs.getOrDefault(job.topicPartition(), 0L)) {
+                    return false;
+                }
+                c.commitSync(Map.of(job.topicPartition(), new OffsetAndMetadata(job.offset() + 1)), commandTimeout);
+                return true;
+            });
+        } catch (CommitFailedException | RebalanceInProgressException e) {
+            // the partition moved before the commit landed: the job is done, but its new owner runs it again
+            committed = false;
+        }
         if (!Boolean.TRUE.equals(committed)) {
             LOG.warn("guard kafka queue '{}': job {} finished after its partition {} was revoked; not committed, the new"
                     + " owner runs it again (results must be idempotent)", topic, job.id(), job.topicPartition());

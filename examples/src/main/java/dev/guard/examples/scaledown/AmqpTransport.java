@@ -1,0 +1,107 @@
+package dev.guard.examples.scaledown;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.GetResponse;
+import dev.guard.drain.JobSource;
+import dev.guard.queue.amqp.AmqpQueue;
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * RabbitMQ (the machine's, a queue per run): guard's {@link AmqpQueue}, manual ack after the job;
+ * the first two rows ack on receipt (autoAck).
+ */
+final class AmqpTransport implements Transport {
+
+    private final String uri;
+    private final Connection connection;
+    private final Channel channel;
+
+    AmqpTransport(String uri) throws Exception {
+        this.uri = uri;
+        this.connection = factory(uri).newConnection("scaledown-orchestrator");
+        this.channel = connection.createChannel();
+    }
+
+    static ConnectionFactory factory(String uri) throws Exception {
+        ConnectionFactory f = new ConnectionFactory();
+        f.setUri(uri);
+        f.setAutomaticRecoveryEnabled(false);
+        return f;
+    }
+
+    @Override
+    public Kind kind() {
+        return Kind.RABBITMQ;
+    }
+
+    @Override
+    public String endpoint() {
+        return uri;
+    }
+
+    @Override
+    public long enqueue(String prefix, List<String> ids) throws Exception {
+        channel.queueDeclare(prefix, true, false, false, null);
+        channel.queueDeclare(prefix + ":dead", true, false, false, null);
+        channel.confirmSelect();
+        AMQP.BasicProperties persistent = new AMQP.BasicProperties.Builder().deliveryMode(2).build();
+        for (String id : ids) {
+            channel.basicPublish("", prefix, persistent, id.getBytes(StandardCharsets.UTF_8));
+        }
+        channel.waitForConfirmsOrDie(60_000);
+        return channel.queueDeclarePassive(prefix).getMessageCount();
+    }
+
+    /** Ready messages plus those unacked by a live worker (the broker's consumers hold them). */
+    @Override
+    public long pending(String prefix) throws Exception {
+        AMQP.Queue.DeclareOk ok = channel.queueDeclarePassive(prefix);
+        // unacked deliveries are not in the ready count; a queue with consumers may still hold them,
+        // so a queue is settled only once the sink has not moved for a while (Experiment.SETTLE)
+        return ok.getMessageCount();
+    }
+
+    @Override
+    public Set<String> dead(String prefix) throws Exception {
+        Set<String> ids = new HashSet<>();
+        for (GetResponse r; (r = channel.basicGet(prefix + ":dead", false)) != null; ) {
+            ids.add(new String(r.getBody(), StandardCharsets.UTF_8));
+        }
+        channel.basicRecover(true); // leave them there
+        return ids;
+    }
+
+    @Override
+    public void cleanUp(String prefix) {
+        try {
+            channel.queueDelete(prefix);
+            channel.queueDelete(prefix + ":dead");
+        } catch (Exception e) {
+            System.err.println("scaledown: could not delete queue " + prefix + ": " + e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            connection.close();
+        } catch (Exception ignored) {
+            // gone already
+        }
+    }
+
+    /** A worker's sources on its own connection. */
+    static Sources sources(Connection connection) {
+        return (mode, prefix, workerId, config) -> {
+            JobSource<?> q = AmqpQueue.builder(connection, prefix).consumerName(workerId).pollTimeout(Worker.POLL)
+                    .handBackTimeout(config.safetyMargin()).idOf((payload, messageId) -> payload).build();
+            return mode.acksOnReceipt() ? new AckOnReceipt<>(q) : q;
+        };
+    }
+}

@@ -1,0 +1,152 @@
+package dev.guard.examples.scaledown;
+
+import dev.guard.drain.JobSource;
+import dev.guard.queue.kafka.KafkaQueue;
+import dev.guard.testing.KafkaBroker;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Kafka (a KRaft broker the experiment starts, a topic of {@value #PARTITIONS} partitions per
+ * run): guard's {@link KafkaQueue}, commit after the job; the first two rows commit on receipt.
+ * A SIGKILLed member is noticed after the session timeout ({@value #SESSION_TIMEOUT_MS} ms).
+ */
+final class KafkaTransport implements Transport {
+
+    static final int PARTITIONS = 8;
+    static final int SESSION_TIMEOUT_MS = 6000;
+
+    private final KafkaBroker broker;
+    private final Admin admin;
+
+    KafkaTransport(KafkaBroker broker) {
+        this.broker = broker;
+        this.admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()));
+    }
+
+    static String topic(String prefix) {
+        return prefix.replaceAll("[^A-Za-z0-9._-]", "_");
+    }
+
+    static String group(String prefix) {
+        return topic(prefix) + "-workers";
+    }
+
+    @Override
+    public Kind kind() {
+        return Kind.KAFKA;
+    }
+
+    @Override
+    public String endpoint() {
+        return broker.bootstrapServers();
+    }
+
+    @Override
+    public long enqueue(String prefix, List<String> ids) throws Exception {
+        admin.createTopics(List.of(new NewTopic(topic(prefix), PARTITIONS, (short) 1),
+                new NewTopic(topic(prefix) + ".dead", 1, (short) 1))).all().get();
+        Properties p = new Properties();
+        p.put("bootstrap.servers", broker.bootstrapServers());
+        p.put("acks", "all");
+        List<Future<RecordMetadata>> sent = new ArrayList<>();
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
+            for (String id : ids) {
+                sent.add(producer.send(new ProducerRecord<>(topic(prefix), id, id)));
+            }
+            for (Future<RecordMetadata> f : sent) {
+                f.get();
+            }
+        }
+        return lag(prefix, false);
+    }
+
+    /** Records after the group's committed offsets (all of them before the group commits). */
+    @Override
+    public long pending(String prefix) throws Exception {
+        return lag(prefix, true);
+    }
+
+    private long lag(String prefix, boolean committedOnly) throws Exception {
+        Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
+        for (int i = 0; i < PARTITIONS; i++) {
+            latest.put(new TopicPartition(topic(prefix), i), OffsetSpec.latest());
+        }
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = admin.listOffsets(latest).all().get();
+        Map<TopicPartition, OffsetAndMetadata> committed = committedOnly
+                ? admin.listConsumerGroupOffsets(group(prefix)).partitionsToOffsetAndMetadata().get() : Map.of();
+        long lag = 0;
+        for (var e : ends.entrySet()) {
+            OffsetAndMetadata c = committed.get(e.getKey());
+            lag += e.getValue().offset() - (c == null ? 0 : c.offset());
+        }
+        return lag;
+    }
+
+    @Override
+    public Set<String> dead(String prefix) {
+        Set<String> ids = new HashSet<>();
+        try (KafkaConsumer<String, String> reader = new KafkaConsumer<>(Map.of("bootstrap.servers", broker.bootstrapServers(),
+                "group.id", topic(prefix) + "-dead-reader", "auto.offset.reset", "earliest"),
+                new StringDeserializer(), new StringDeserializer())) {
+            reader.subscribe(List.of(topic(prefix) + ".dead"));
+            int empty = 0;
+            while (empty < 5) {
+                var records = reader.poll(Duration.ofMillis(400));
+                empty = records.isEmpty() ? empty + 1 : 0;
+                for (ConsumerRecord<String, String> r : records) {
+                    ids.add(r.value());
+                }
+            }
+        }
+        return ids;
+    }
+
+    @Override
+    public void cleanUp(String prefix) {
+        try {
+            admin.deleteTopics(List.of(topic(prefix), topic(prefix) + ".dead")).all().get();
+        } catch (Exception e) {
+            System.err.println("scaledown: could not delete topic " + topic(prefix) + ": " + e);
+        }
+    }
+
+    @Override
+    public void close() {
+        admin.close();
+    }
+
+    /** A worker's sources on the broker at {@code bootstrap}. */
+    static Sources sources(String bootstrap) {
+        return (mode, prefix, workerId, config) -> {
+            // cooperative rebalancing: a member leaving moves only its partitions, so the others' jobs in
+            // hand stay theirs and are committed (with the eager default every member loses all of them)
+            Map<String, Object> c = Map.of("bootstrap.servers", bootstrap, "session.timeout.ms", SESSION_TIMEOUT_MS,
+                    "heartbeat.interval.ms", 1000, "client.id", workerId,
+                    "partition.assignment.strategy", "org.apache.kafka.clients.consumer.CooperativeStickyAssignor");
+            JobSource<?> q = KafkaQueue.builder(c, topic(prefix), group(prefix)).pollTimeout(Worker.POLL)
+                    .commandTimeout(Duration.ofSeconds(5)).idOf((value, key) -> value).build();
+            return mode.acksOnReceipt() ? new AckOnReceipt<>(q) : q;
+        };
+    }
+
+}

@@ -1,0 +1,92 @@
+package dev.guard.examples.scaledown;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.guard.testing.NoLeakedProcesses;
+import dev.guard.testing.RedisServer;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The scale-down experiment, small, on the brokers that keep a job until it is acked: the
+ * machine's RabbitMQ, the machine's NATS with JetStream, and a KRaft broker the experiment starts.
+ * Real worker JVMs get real SIGTERM (then SIGKILL after the grace period) or SIGKILL alone; every
+ * row is checked against the sink Redis (results and run counts, written by the workers) and
+ * against what its mode guarantees: acking on receipt can lose the job in hand; acking after the
+ * job, with hand-back or with SIGKILL alone, loses nothing.
+ */
+@ExtendWith(NoLeakedProcesses.class)
+class BrokerScaleDownTest {
+
+    @ParameterizedTest
+    @EnumSource(value = Transport.Kind.class, names = {"RABBITMQ", "NATS", "KAFKA"})
+    void ackAfterTheJobLosesNothingToScaleDownOrSigkill(Transport.Kind broker) throws Exception {
+        try (RedisServer sink = RedisServer.builder().build().start()) {
+            ExperimentConfig config = ExperimentConfig.builder().jobs(400).workers(3).events(2).perEvent(1)
+                    .brokers(List.of(broker)).redisUri(sink.uri()).keepKeys(true)
+                    .workDir(System.getProperty("guard.build.dir", "target") + "/scaledown-" + broker.arg()).build();
+            ByteArrayOutputStream progress = new ByteArrayOutputStream();
+            List<Row> rows = Experiment.run(config, new PrintStream(progress, true, StandardCharsets.UTF_8));
+            String table = Experiment.table(config, rows);
+            System.out.println(progress.toString(StandardCharsets.UTF_8));
+            System.out.println(table);
+            assertEquals(List.of(Mode.NONE, Mode.GRACEFUL, Mode.FALLBACK, Mode.CRASH_SAFE),
+                    rows.stream().map(Row::mode).toList(), table);
+            RedisClient client = RedisClient.create(sink.uri());
+            try (StatefulRedisConnection<String, String> c = client.connect()) {
+                for (Row row : rows) {
+                    check(c.sync(), config, row, row.mode().label(broker) + "\n" + table);
+                }
+            } finally {
+                client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+        }
+    }
+
+    private static void check(RedisCommands<String, String> redis, ExperimentConfig config, Row row, String where) {
+        assertEquals(Long.toString(config.jobs()), redis.get(Experiment.enqueued(row.keyPrefix())),
+                "the broker held every job when the workers started: " + where);
+        Set<String> results = new HashSet<>(redis.hkeys(Sink.results(row.keyPrefix())));
+        int lost = 0;
+        for (int i = 1; i <= config.jobs(); i++) {
+            if (!results.contains(Jobs.id(i))) {
+                lost++;
+            }
+        }
+        assertEquals(lost, row.lost(), "lost = enqueued ids the sink never saw: " + where);
+        assertEquals(results.size(), row.distinctResults(), where);
+        assertEquals(config.events() * config.perEvent(), row.terminated(), where);
+        assertEquals(0, row.deadLettered(), "nothing interrupted often enough to be dead-lettered: " + where);
+        switch (row.mode()) {
+            case NONE, GRACEFUL -> {
+                assertTrue(row.lost() <= row.terminated(), "acked on receipt: at most the job in hand per terminated"
+                        + " worker is lost: " + where);
+                assertEquals(0, row.handedBack(), where);
+            }
+            case FALLBACK -> {
+                assertEquals(0, row.lost(), "ack after the job + hand-back loses nothing: " + where);
+                assertTrue(row.handedBack() <= row.terminated(), where);
+                assertTrue(row.redelivered() >= row.handedBack(), "every handed-back job came again: " + where);
+            }
+            case CRASH_SAFE -> {
+                assertEquals(0, row.lost(), "ack after the job loses nothing to SIGKILL: " + where);
+                assertEquals(0, row.handedBack(), "a SIGKILLed worker hands nothing back: " + where);
+                assertTrue(row.processedTwice() <= row.terminated(),
+                        "at most the job each killed worker had written but not acked runs twice: " + where);
+                assertEquals(row.pickupMillis().size() > 0, row.redelivered() > 0 || row.pickupMillis().isEmpty(), where);
+            }
+        }
+    }
+}
