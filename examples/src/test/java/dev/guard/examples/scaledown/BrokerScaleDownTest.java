@@ -33,17 +33,19 @@ class BrokerScaleDownTest {
     @ParameterizedTest
     @EnumSource(value = Transport.Kind.class, names = {"RABBITMQ", "NATS", "KAFKA"})
     void ackAfterTheJobLosesNothingToScaleDownOrSigkill(Transport.Kind broker) throws Exception {
+        // Kafka's rows take a session timeout or a rebalance each (about 25 s): only the two that carry a
+        // guarantee run here; the full table is the Experiment command's (README)
+        List<Mode> modes = broker == Transport.Kind.KAFKA ? List.of(Mode.FALLBACK, Mode.CRASH_SAFE) : List.of(Mode.values());
         try (RedisServer sink = RedisServer.builder().build().start()) {
             ExperimentConfig config = ExperimentConfig.builder().jobs(400).workers(3).events(2).perEvent(1)
-                    .brokers(List.of(broker)).redisUri(sink.uri()).keepKeys(true)
+                    .brokers(List.of(broker)).modes(modes).redisUri(sink.uri()).keepKeys(true)
                     .workDir(System.getProperty("guard.build.dir", "target") + "/scaledown-" + broker.arg()).build();
             ByteArrayOutputStream progress = new ByteArrayOutputStream();
             List<Row> rows = Experiment.run(config, new PrintStream(progress, true, StandardCharsets.UTF_8));
             String table = Experiment.table(config, rows);
             System.out.println(progress.toString(StandardCharsets.UTF_8));
             System.out.println(table);
-            assertEquals(List.of(Mode.NONE, Mode.GRACEFUL, Mode.FALLBACK, Mode.CRASH_SAFE),
-                    rows.stream().map(Row::mode).toList(), table);
+            assertEquals(modes, rows.stream().map(Row::mode).toList(), table);
             RedisClient client = RedisClient.create(sink.uri());
             try (StatefulRedisConnection<String, String> c = client.connect()) {
                 for (Row row : rows) {

@@ -51,9 +51,10 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Hand-back</b>: nothing is committed, the partition is sought back to the record, and
  *       what was fetched after it is dropped: the record comes again, to this worker or, after
  *       the drain, to the group member that gets the partition.</li>
- *   <li><b>Rebalance</b>: revoked partitions lose their fetched-but-not-started records; a job of
- *       a revoked partition that finishes afterwards is not committed (the new owner runs it again:
- *       at least once). What finished before the revocation was committed when it finished.</li>
+ *   <li><b>Rebalance</b>: what finished before a revocation was committed when it finished; the
+ *       job in hand of a revoked partition is waited for ({@link Builder#revocationWait}) and
+ *       committed in the rebalance listener if it finishes in time, else abandoned (not committed:
+ *       the new owner runs it again, at least once); fetched-but-not-started records are dropped.</li>
  *   <li><b>Failure</b> ({@link #fail}): the record goes to the dead-letter topic
  *       ({@code <topic>.dead}) with the reason in headers, then its offset is committed.</li>
  *   <li><b>Crash</b>: the group's session timeout ends the dead member; its partitions resume from
@@ -83,6 +84,11 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
     private volatile boolean closed;
     private volatile Throwable died;
     private volatile KafkaJob inHand;
+    /** Completed by the worker thread: true when the job in hand finished (ack), false when it was given up. */
+    private volatile CompletableFuture<Boolean> inHandDone;
+    /** The job the rebalance listener committed for the worker (it finished while its partition was being revoked). */
+    private volatile KafkaJob committedOnRevoke;
+    private final Duration revocationWait;
     /** Per partition, how often it was revoked: a job fetched in an earlier epoch is not committed. Poll thread only. */
     private final Map<TopicPartition, Long> epochs = new HashMap<>();
 
@@ -92,6 +98,9 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
         this.pollTimeout = b.pollTimeout;
         this.commandTimeout = b.commandTimeout;
         this.idOf = b.idOf;
+        this.revocationWait = b.revocationWait != null ? b.revocationWait
+                : (b.commandTimeout.dividedBy(2).compareTo(Duration.ofSeconds(5)) < 0 ? b.commandTimeout.dividedBy(2)
+                        : Duration.ofSeconds(5));
         Map<String, Object> c = new HashMap<>(b.config);
         c.put(ConsumerConfig.GROUP_ID_CONFIG, b.group);
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -217,6 +226,7 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
         }
         try {
             KafkaJob job = ready.poll(pollTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            inHandDone = job == null ? null : new CompletableFuture<>();
             inHand = job;
             return Optional.ofNullable(job);
         } catch (InterruptedException e) {
@@ -228,10 +238,19 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
     /** Commits the record's offset + 1 (synchronously), unless its partition was revoked meanwhile. */
     @Override
     public void ack(KafkaJob job) {
+        settle(true);
         try {
             commit(job, "ack");
         } finally {
             inHand = null;
+        }
+    }
+
+    /** The worker is done with the job in hand: finished (true) or not (false); a waiting revocation hears it. */
+    private void settle(boolean finished) {
+        CompletableFuture<Boolean> done = inHandDone;
+        if (done != null) {
+            done.complete(finished);
         }
     }
 
@@ -250,7 +269,7 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
             // the partition moved before the commit landed: the job is done, but its new owner runs it again
             committed = false;
         }
-        if (!Boolean.TRUE.equals(committed)) {
+        if (!Boolean.TRUE.equals(committed) && committedOnRevoke != job) {
             LOG.warn("guard kafka queue '{}': job {} finished after its partition {} was revoked; not committed, the new"
                     + " owner runs it again (results must be idempotent)", topic, job.id(), job.topicPartition());
         }
@@ -259,6 +278,7 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
     /** Commits nothing; seeks the partition back to the record and drops what was fetched after it. */
     @Override
     public void handBack(KafkaJob job) throws HandBackFailedException {
+        settle(false);
         try {
             onPoller("hand-back of job " + job.id(), c -> {
                 ready.removeIf(j -> j.topicPartition().equals(job.topicPartition()));
@@ -287,11 +307,13 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
             producer.send(new ProducerRecord<>(deadTopic, null, job.key(), job.value(), headers))
                     .get(commandTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
+            settle(false);
             inHand = null;
             throw new IllegalStateException("guard kafka queue '" + topic + "': job " + job.id() + " could not be sent to '"
                     + deadTopic + "' (" + Redaction.maskText(String.valueOf(e)) + "); not committed, it runs again", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            settle(false);
             inHand = null;
             throw new IllegalStateException("interrupted while dead-lettering job " + job.id(), e);
         }
@@ -318,13 +340,42 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
     private final class Rebalance implements ConsumerRebalanceListener {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-            // finished jobs were committed as they finished; what was fetched and not started goes
+            // finished jobs were committed as they finished; the job in hand may finish within the
+            // revocation wait and is then committed here, while the partition is still ours; what was
+            // fetched and not started goes
+            KafkaJob held = inHand;
+            CompletableFuture<Boolean> done = inHandDone;
+            String fate = "";
+            if (held != null && done != null && partitions.contains(held.topicPartition())
+                    && held.generation == epochs.getOrDefault(held.topicPartition(), 0L)) {
+                Boolean finished = null;
+                try {
+                    finished = done.get(revocationWait.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (TimeoutException e) {
+                    finished = null;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (ExecutionException e) {
+                    finished = null;
+                }
+                if (Boolean.TRUE.equals(finished)) {
+                    try {
+                        consumer.commitSync(Map.of(held.topicPartition(), new OffsetAndMetadata(held.offset() + 1)),
+                                commandTimeout);
+                        committedOnRevoke = held;
+                        fate = "; job " + held.id() + " finished during the revocation and was committed";
+                    } catch (RuntimeException e) {
+                        fate = "; job " + held.id() + " finished but its commit failed (" + e + "): it runs again";
+                    }
+                } else {
+                    fate = "; job " + held.id() + " in hand was not finished within " + revocationWait.toMillis()
+                            + " ms and will not be committed (its new owner runs it again)";
+                }
+            }
             partitions.forEach(tp -> epochs.merge(tp, 1L, Long::sum));
             ready.removeIf(j -> partitions.contains(j.topicPartition()));
             if (!partitions.isEmpty()) {
-                LOG.info("guard kafka queue '{}': partitions revoked {}{}", topic, partitions,
-                        inHand != null && partitions.contains(inHand.topicPartition())
-                                ? "; job " + inHand.id() + " in hand will not be committed" : "");
+                LOG.info("guard kafka queue '{}': partitions revoked {}{}", topic, partitions, fate);
             }
         }
 
@@ -345,6 +396,7 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
         private Duration pollTimeout = Duration.ofSeconds(1);
         private Duration commandTimeout = Duration.ofSeconds(10);
         private Duration longestJob = Duration.ofMinutes(1);
+        private Duration revocationWait;
         private BiFunction<String, String, String> idOf = (payload, key) -> key;
 
         Builder(Map<String, Object> config, String topic, String group) {
@@ -380,6 +432,16 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
          */
         public Builder longestJob(Duration longest) {
             this.longestJob = Objects.requireNonNull(longest, "longest");
+            return this;
+        }
+
+        /**
+         * How long a revocation of the partition of the job in hand waits for that job to finish so
+         * it can still be committed (default: half the command timeout, at most 5 s). The whole
+         * group's rebalance waits meanwhile; a job not finished by then is run again by the new owner.
+         */
+        public Builder revocationWait(Duration wait) {
+            this.revocationWait = Objects.requireNonNull(wait, "wait");
             return this;
         }
 

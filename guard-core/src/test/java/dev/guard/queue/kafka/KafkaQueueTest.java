@@ -176,4 +176,27 @@ class KafkaQueueTest {
         assertEquals(1, committed(), "committed: the member was never kicked out of the group");
         assertEquals("job-next", fetch(q, Duration.ofSeconds(10)).id());
     }
+
+    @Test
+    void aJobThatFinishesWhileItsPartitionIsRevokedIsCommittedNotRunAgain() throws Exception {
+        produce("job-r1", "job-r2");
+        KafkaQueue a = source(Map.of());
+        KafkaJob held = fetch(a, Duration.ofSeconds(60));
+        assertEquals("job-r1", held.id());
+        KafkaQueue b = source(Map.of()); // joins the group: the partition is revoked from a while a holds job-r1
+        Thread.sleep(1500);
+        a.ack(held); // finishes within the revocation wait
+        List<String> seen = new ArrayList<>();
+        long until = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        while (System.nanoTime() < until && !seen.contains("job-r2")) {
+            for (KafkaQueue q : List.of(a, b)) {
+                q.fetch().ifPresent(j -> {
+                    seen.add(j.id());
+                    q.ack(j);
+                });
+            }
+        }
+        assertEquals(List.of("job-r2"), seen, "job-r1 was committed during the revocation, so nobody runs it again");
+        assertEquals(2, committed());
+    }
 }
