@@ -34,6 +34,7 @@ import java.util.Optional;
  *   timeout = 60          # seconds; or 60s, 500ms, 2m
  *   attempt-timeout = 2s
  *   schema = /etc/guard/job.schema.json
+ *   signal-check = error  # a worker booted by Guard: a shell as PID 1 stops it (warn, off)
  * }
  * </pre>
  *
