@@ -88,8 +88,10 @@ public final class Experiment {
         try (StatefulRedisConnection<String, String> c = client.connect()) {
             String runId = Long.toString(System.currentTimeMillis(), 36);
             for (Transport.Kind kind : config.brokers()) {
-                try (Transport transport = transport(kind, config, uri, brokers, out)) {
-                    for (Mode mode : config.modes()) {
+                for (Mode mode : config.modes()) {
+                    // a transport per row: Kafka's is a fresh broker each time (a broker that had served
+                    // one run's churning group of ten was seen to stop taking the next run's records)
+                    try (Transport transport = transport(kind, config, uri, brokers, out)) {
                         String prefix = "scaledown:" + runId + ":" + kind.arg() + ":" + mode.arg();
                         Row row = new Trial(config, transport, mode, uri, prefix, c.sync(), out).run();
                         out.println(row.line());
@@ -118,7 +120,7 @@ public final class Experiment {
             case NATS -> new NatsTransport(config.natsUrl() != null ? config.natsUrl() : MachineServices.natsUrl());
             case KAFKA -> {
                 KafkaBroker broker = KafkaBroker.builder().build().start();
-                brokers.add(broker);
+                brokers.add(broker); // for the cleanup hook; the transport closes it after its row
                 out.printf("kafka: KRaft broker %s started in %d ms%n", broker.bootstrapServers(),
                         broker.lastStartTime().toMillis());
                 yield new KafkaTransport(broker);

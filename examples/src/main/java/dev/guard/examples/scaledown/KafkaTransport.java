@@ -26,8 +26,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * Kafka (a KRaft broker the experiment starts, a topic of {@value #PARTITIONS} partitions per
- * run): guard's {@link KafkaQueue}, commit after the job; the first two rows commit on receipt.
+ * Kafka (a KRaft broker the experiment starts for each row, a topic of {@value #PARTITIONS}
+ * partitions): guard's {@link KafkaQueue}, commit after the job; the first two rows commit on receipt.
  * A SIGKILLed member is noticed after the session timeout ({@value #SESSION_TIMEOUT_MS} ms).
  */
 final class KafkaTransport implements Transport {
@@ -65,6 +65,7 @@ final class KafkaTransport implements Transport {
     public long enqueue(String prefix, List<String> ids) throws Exception {
         admin.createTopics(List.of(new NewTopic(topic(prefix), PARTITIONS, (short) 1),
                 new NewTopic(topic(prefix) + ".dead", 1, (short) 1))).all().get();
+        awaitLeaders(topic(prefix));
         Properties p = new Properties();
         p.put("bootstrap.servers", broker.bootstrapServers());
         p.put("acks", "all");
@@ -78,6 +79,23 @@ final class KafkaTransport implements Transport {
             }
         }
         return lag(prefix, false);
+    }
+
+    /** Until every partition of a new topic has a leader: a producer's first sends otherwise race the metadata. */
+    private void awaitLeaders(String topic) throws Exception {
+        long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (true) {
+            var description = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
+            if (description.partitions().size() == PARTITIONS
+                    && description.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+                return;
+            }
+            if (System.nanoTime() > until) {
+                throw new IllegalStateException("kafka: topic " + topic + " has partitions without a leader after 60 s: "
+                        + description + "; see the broker's log " + broker.logFile());
+            }
+            Thread.sleep(100);
+        }
     }
 
     /** Records after the group's committed offsets (all of them before the group commits). */
@@ -121,18 +139,16 @@ final class KafkaTransport implements Transport {
         return ids;
     }
 
+    /** Nothing: the broker is private to the row and is deleted with its topics when it closes. */
     @Override
     public void cleanUp(String prefix) {
-        try {
-            admin.deleteTopics(List.of(topic(prefix), topic(prefix) + ".dead")).all().get();
-        } catch (Exception e) {
-            System.err.println("scaledown: could not delete topic " + topic(prefix) + ": " + e);
-        }
     }
 
+    /** Closes the admin client and the broker (with its data): each row has a broker of its own. */
     @Override
     public void close() {
         admin.close();
+        broker.close();
     }
 
     /** A worker's sources on the broker at {@code bootstrap}. */
