@@ -214,10 +214,10 @@ public final class Guard {
                 }
             }
         }
-        if (check == GuardSpec.SignalCheck.OFF) {
-            return SignalPath.inspect(); // recorded, not judged
-        }
         SignalPath path = SignalPath.inspect();
+        if (check == GuardSpec.SignalCheck.OFF) {
+            return path; // recorded, not judged
+        }
         if (path.trap()) {
             if (check == GuardSpec.SignalCheck.ERROR) {
                 throw new GuardStopped("signals", ExitCodes.CONFIG, path.describe(), null);

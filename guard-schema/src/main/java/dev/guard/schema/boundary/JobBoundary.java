@@ -169,20 +169,9 @@ public final class JobBoundary<T> {
      * the logs and callbacks of the loop around the boundary, so they name the job as the ledger does.
      */
     public String idOf(byte[] payload, SourceInfo source) {
-        SourceInfo src = source == null ? SourceInfo.unknown() : source;
         Object parsed = schemas.parse(payload);
-        String id = null;
-        if (!(parsed instanceof Malformed)) {
-            try {
-                id = jobIdOf.apply(parsed);
-            } catch (RuntimeException e) {
-                id = null;
-            }
-        }
-        if (id == null || id.isBlank()) {
-            id = src.messageId() != null || src.offset() != null ? src.describe() : "unidentified";
-        }
-        return id.length() <= MAX_ID ? id : id.substring(0, MAX_ID - 3) + "...";
+        return idOf(parsed instanceof Malformed ? null : parsed, source == null ? SourceInfo.unknown() : source,
+                () -> "unidentified");
     }
 
     private Outcome deadLetter(byte[] payload, Outcome outcome, String reason, List<SchemaViolation> violations,
@@ -220,6 +209,11 @@ public final class JobBoundary<T> {
     }
 
     private String idOf(Object parsed, SourceInfo src) {
+        return idOf(parsed, src, () -> "unidentified-" + consumer + "-" + anonymous.incrementAndGet());
+    }
+
+    /** The payload's id, else the source's message id or offset, else {@code anonymous}; at most MAX_ID chars. */
+    private String idOf(Object parsed, SourceInfo src, java.util.function.Supplier<String> anonymous) {
         String id = null;
         if (parsed != null) {
             try {
@@ -229,11 +223,7 @@ public final class JobBoundary<T> {
             }
         }
         if (id == null || id.isBlank()) {
-            if (src.messageId() != null || src.offset() != null) {
-                id = src.describe();
-            } else {
-                id = "unidentified-" + consumer + "-" + anonymous.incrementAndGet();
-            }
+            id = src.messageId() != null || src.offset() != null ? src.describe() : anonymous.get();
         }
         return id.length() <= MAX_ID ? id : id.substring(0, MAX_ID - 3) + "...";
     }
