@@ -50,6 +50,10 @@ public final class RedisServer implements AutoCloseable {
     private final int port;
     private final int preloadKeys;
     private final int keyLoadDelayMicros;
+    /** Server options added to every start but the preload one ({@code --cluster-enabled yes}, {@code --replicaof ...}). */
+    private final List<String> extraArgs;
+    /** Addresses it listens on besides 127.0.0.1 (a non-loopback address of this machine). */
+    private final List<String> alsoBind;
     /** The local redis-server, or null when the server runs in a container ({@value #IMAGE}). */
     private final Path binary;
     private final Path dir;
@@ -68,10 +72,33 @@ public final class RedisServer implements AutoCloseable {
         this.port = builder.port == 0 ? FreePorts.next() : builder.port;
         this.preloadKeys = builder.preloadKeys;
         this.keyLoadDelayMicros = builder.keyLoadDelayMicros;
-        this.binary = Children.localOrDocker("redis-server", "apt-get install redis-server").orElse(null);
+        this.extraArgs = List.copyOf(builder.extraArgs);
+        this.alsoBind = List.copyOf(builder.alsoBind);
+        this.binary = builder.localOnly ? localBinary()
+                : Children.localOrDocker("redis-server", "apt-get install redis-server").orElse(null);
         this.dir = Children.tempDir("redis-" + port + "-");
         this.logFile = dir.resolve("redis.log");
         this.outFile = dir.resolve("redis.out");
+    }
+
+    /** The installed redis-server; topologies (replicas, sentinels, a cluster) need one on this machine's network. */
+    static Path localBinary() {
+        return Children.findBinary("redis-server").orElseThrow(() -> new IllegalStateException(
+                "redis-server not found in PATH, /usr/sbin, /usr/bin or /usr/local/bin: replication, Sentinel and Cluster "
+                + "fixtures start local servers that reach each other; install it (apt-get install redis-server)"));
+    }
+
+    /**
+     * Sends a command to this server now (AUTH first when it has a password) and returns the
+     * reply as text, an array as its elements one per line; {@code "no connection: ..."} when
+     * nothing answers.
+     */
+    public String command(String... command) {
+        try {
+            return Resp.call(HOST, port, password, 5000, command);
+        } catch (IOException e) {
+            return "no connection: " + e;
+        }
     }
 
     /** A builder: free port, no password, loading mode with 40,000 keys and 20 µs per key. */
@@ -311,8 +338,9 @@ public final class RedisServer implements AutoCloseable {
         }
         boolean inContainer = binary == null;
         String serverDir = inContainer ? ContainerChild.DATA : dir.toString();
-        List<String> cmd = new ArrayList<>(List.of(inContainer ? "redis-server" : binary.toString(),
-                "--bind", inContainer ? "0.0.0.0" : HOST, "--port", Integer.toString(port), "--dir", serverDir,
+        List<String> cmd = new ArrayList<>(List.of(inContainer ? "redis-server" : binary.toString(), "--bind"));
+        cmd.addAll(inContainer ? List.of("0.0.0.0") : bindList());
+        cmd.addAll(List.of("--port", Integer.toString(port), "--dir", serverDir,
                 "--logfile", serverDir + "/redis.log", "--daemonize", "no", "--save", "", "--appendonly", "no",
                 "--protected-mode", "no"));
         if (password != null) {
@@ -323,6 +351,10 @@ public final class RedisServer implements AutoCloseable {
             cmd.add("--enable-debug-command");
             cmd.add("yes");
         }
+        if (!debugCommand || loading) {
+            // not while preloading: a replica or cluster node would take part in replication and drop the keys
+            cmd.addAll(extraArgs);
+        }
         if (loading) {
             cmd.add("--key-load-delay");
             cmd.add(Integer.toString(keyLoadDelayMicros));
@@ -331,6 +363,12 @@ public final class RedisServer implements AutoCloseable {
         }
         process = inContainer ? ContainerChild.start(IMAGE, cmd, port, dir, outFile)
                 : Child.local(Children.spawn(cmd, dir, outFile));
+    }
+
+    private List<String> bindList() {
+        List<String> all = new ArrayList<>(List.of(HOST));
+        all.addAll(alsoBind);
+        return all;
     }
 
     /** Polls PING until PONG; returns the instant of the first PONG. */
@@ -392,8 +430,30 @@ public final class RedisServer implements AutoCloseable {
         private int port;
         private int preloadKeys = 40_000;
         private int keyLoadDelayMicros = 20;
+        private final List<String> extraArgs = new ArrayList<>();
+        private final List<String> alsoBind = new ArrayList<>();
+        private boolean localOnly;
 
         Builder() {}
+
+        /** Server options for every start but the preload one of loading mode ({@code "--replicaof", "127.0.0.1", "6380"}). */
+        public Builder args(String... args) {
+            extraArgs.addAll(List.of(args));
+            return this;
+        }
+
+        /** Also listen on {@code address} (besides 127.0.0.1); implies the local redis-server. */
+        public Builder alsoBind(String address) {
+            alsoBind.add(address);
+            localOnly = true;
+            return this;
+        }
+
+        /** Run the installed redis-server, never a container (servers that must reach each other). */
+        public Builder local() {
+            localOnly = true;
+            return this;
+        }
 
         /** Require this password ({@code --requirepass}); null for none. */
         public Builder password(String password) {

@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * Just enough RESP to talk to a Redis without a client library: send one command, read one
  * reply as text ({@code +PONG}, {@code -LOADING ...}, {@code -NOAUTH ...}, {@code :1}, or a
- * bulk string's payload). Lets the fixture see a raw {@code -LOADING} reply.
+ * bulk string's payload, an array's elements one per line). Lets the fixture see a raw {@code -LOADING} reply.
  */
 final class Resp {
 
@@ -42,6 +42,15 @@ final class Resp {
         }
     }
 
+    /** {@link #call} without a password, never throwing: {@code "no connection: ..."} when nothing answers. */
+    static String text(String host, int port, String... command) {
+        try {
+            return call(host, port, null, 5000, command);
+        } catch (IOException e) {
+            return "no connection: " + e;
+        }
+    }
+
     static byte[] encode(String... args) {
         StringBuilder sb = new StringBuilder();
         sb.append('*').append(args.length).append("\r\n");
@@ -61,6 +70,17 @@ final class Resp {
             }
             byte[] payload = in.readNBytes(length + 2);
             return new String(payload, 0, Math.min(length, payload.length), StandardCharsets.UTF_8);
+        }
+        if (line.startsWith("*")) {
+            int count = Integer.parseInt(line.substring(1));
+            if (count < 0) {
+                return "(nil)";
+            }
+            StringBuilder all = new StringBuilder();
+            for (int i = 0; i < count; i++) {
+                all.append(i == 0 ? "" : "\n").append(readReply(in));
+            }
+            return all.toString();
         }
         return line;
     }
