@@ -11,7 +11,7 @@ import java.util.Optional;
  */
 public enum Broker {
     REDIS("Redis", "io.lettuce:lettuce-core", "redis://redis:6379", "redis:6379",
-            List.of("redis", "rediss", "redis-sentinel", "redis-socket"),
+            List.of("redis", "rediss", "redis-sentinel", "rediss-sentinel", "redis-socket"),
             List.of("REDIS", "VALKEY", "KEYDB", "CACHE")),
     RABBITMQ("RabbitMQ", "com.rabbitmq:amqp-client", "amqp://rabbitmq:5672", "rabbitmq:5672",
             List.of("amqp", "amqps"), List.of("AMQP", "RABBIT", "RABBITMQ", "CLOUDAMQP")),

@@ -27,7 +27,8 @@ public record Scheme(String name, int defaultPort, Broker broker, boolean probed
     static {
         probed("redis", 6379, Broker.REDIS);
         probed("rediss", 6379, Broker.REDIS);
-        known("redis-sentinel", 26379, Broker.REDIS);
+        probed("redis-sentinel", 26379, Broker.REDIS);
+        probed("rediss-sentinel", 26379, Broker.REDIS);
         hostless("redis-socket", -1, Broker.REDIS);
         probed("amqp", 5672, Broker.RABBITMQ);
         probed("amqps", 5671, Broker.RABBITMQ);

@@ -2,6 +2,7 @@ package dev.guard.ready;
 
 import dev.guard.config.Redaction;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -14,9 +15,11 @@ import java.util.Objects;
  * @param cause   the last exception as {@code Class: message}, redacted; empty when none
  * @param attempt 1-based attempt number within a wait
  * @param elapsed time since the wait began (for a single check: the check's own duration)
+ * @param nodes   what each server behind the target was found to be, for a target of several
+ *                (the sentinels and the master they announce, a cluster's nodes); empty for one server
  */
 public record ProbeResult(String kind, String target, ProbeState state, String detail, String cause,
-                          int attempt, Duration elapsed) {
+                          int attempt, Duration elapsed, List<Node> nodes) {
 
     public ProbeResult {
         Objects.requireNonNull(kind, "kind");
@@ -26,6 +29,36 @@ public record ProbeResult(String kind, String target, ProbeState state, String d
         target = Redaction.maskText(target);
         detail = detail == null ? "" : Redaction.maskText(detail);
         cause = cause == null ? "" : Redaction.maskText(cause);
+        nodes = nodes == null ? List.of() : List.copyOf(nodes);
+    }
+
+    /** A result for one server (no {@link #nodes()}). */
+    public ProbeResult(String kind, String target, ProbeState state, String detail, String cause, int attempt,
+                       Duration elapsed) {
+        this(kind, target, state, detail, cause, attempt, elapsed, List.of());
+    }
+
+    /**
+     * One server behind a target, as the probe found it.
+     *
+     * @param role    {@code sentinel}, {@code master}, {@code replica}
+     * @param address {@code host:port} as announced or written, never a password
+     * @param state   what a check of it found ({@link ProbeState#READY} when it answered as it should)
+     * @param detail  in words ({@code slots 0-5460}, {@code replica of 127.0.0.1:7001}, {@code marked fail by the cluster})
+     */
+    public record Node(String role, String address, ProbeState state, String detail) {
+        public Node {
+            Objects.requireNonNull(role, "role");
+            Objects.requireNonNull(address, "address");
+            Objects.requireNonNull(state, "state");
+            address = Redaction.maskText(address);
+            detail = detail == null ? "" : Redaction.maskText(detail);
+        }
+
+        /** {@code master 127.0.0.1:7000 ready (slots 0-5460)}. */
+        public String line() {
+            return role + " " + address + " " + state.label() + (detail.isEmpty() ? "" : " (" + detail + ")");
+        }
     }
 
     /** A result of a single attempt. */
@@ -40,12 +73,17 @@ public record ProbeResult(String kind, String target, ProbeState state, String d
 
     /** The same result renumbered for its place in a wait. */
     public ProbeResult withAttempt(int attempt, Duration elapsed) {
-        return new ProbeResult(kind, target, state, detail, cause, attempt, elapsed);
+        return new ProbeResult(kind, target, state, detail, cause, attempt, elapsed, nodes);
+    }
+
+    /** The same result with the servers behind the target. */
+    public ProbeResult withNodes(List<Node> found) {
+        return new ProbeResult(kind, target, state, detail, cause, attempt, elapsed, found);
     }
 
     /** The same result with another detail text. */
     public ProbeResult withDetail(String newDetail) {
-        return new ProbeResult(kind, target, state, newDetail, cause, attempt, elapsed);
+        return new ProbeResult(kind, target, state, newDetail, cause, attempt, elapsed, nodes);
     }
 
     /** {@code Class: message} of the throwable and its root cause, redacted; empty for null. */

@@ -25,6 +25,22 @@ public enum ProbeState {
     PROTOCOL(true, "something else answers on that port: check the port belongs to this service"),
     /** Reachable, but a required key, queue, exchange, stream or topic is not there yet. */
     MISSING(true, "create it, or let the service that creates it start first; raise the deadline if it comes later"),
+    /**
+     * The servers answer, but the replication set or cluster does not serve yet: a failover is
+     * under way or due (the sentinels disagree, see the master down, or point at a replica), or
+     * the cluster reports {@code cluster_state:fail} or slots without a live master.
+     */
+    TOPOLOGY(true, "wait: a failover is under way or due; if it persists, bring back the node that is down or check "
+            + "that the sentinels (or cluster nodes) can reach each other"),
+    /**
+     * Sentinel or the Cluster announces an address this client cannot use: a loopback address
+     * while the client came in by another one (the address Sentinel monitors the master at, a
+     * replica's {@code replica-announce-ip}, a node's {@code cluster-announce-ip}). Waiting
+     * cannot fix it: clients on any other host would connect to themselves.
+     */
+    ANNOUNCED(false, "the URL the worker resolved is right, but what Sentinel or the Cluster announces is not: make the "
+            + "servers announce an address other hosts reach (sentinel monitor <name> <address>, replica-announce-ip, "
+            + "cluster-announce-ip: the pod or service address, never 127.0.0.1)"),
     /** Malformed URL, unknown scheme or missing client library; waiting cannot fix it. */
     CONFIG(false, "fix the target URL or add the client library named above");
 

@@ -9,7 +9,9 @@ import dev.guard.ready.kafka.KafkaProbe;
 import dev.guard.ready.nats.NatsProbe;
 import dev.guard.ready.net.HttpProbe;
 import dev.guard.ready.net.TcpProbe;
+import dev.guard.ready.redis.RedisClusterProbe;
 import dev.guard.ready.redis.RedisProbe;
+import dev.guard.ready.redis.RedisSentinelProbe;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -37,6 +39,10 @@ public final class Probes {
      * A probe from a URL:
      * <ul>
      * <li>{@code redis://[user:password@]host[:port][/db][?key=NAME]}, {@code rediss://...}</li>
+     * <li>{@code redis-sentinel://[user:password@]host:26379[,host:26379][/db][?key=NAME]#master-name}
+     *     (lettuce's form; {@code rediss-sentinel://} for TLS): see {@link RedisSentinelProbe}</li>
+     * <li>{@code redis://[user:password@]host:port[,host:port]?cluster=true[&key=NAME]} (or {@code rediss://}): a
+     *     Redis Cluster, the hosts its seeds: see {@link RedisClusterProbe}</li>
      * <li>{@code amqp://[user:password@]host[:port][/vhost][?queues=a,b&exchanges=x]}, {@code amqps://...}</li>
      * <li>{@code nats://[user:password@|token@]host[:port][?stream=NAME]}, {@code tls://...}</li>
      * <li>{@code kafka://host:port[,host:port][?topics=a,b&brokers=N]}</li>
@@ -63,13 +69,35 @@ public final class Probes {
             if (kind.equals("http")) {
                 return HttpProbe.of(trimmed);
             }
-            int q = trimmed.indexOf('?');
-            String base = q < 0 ? trimmed : trimmed.substring(0, q);
-            Map<String, String> params = query(q < 0 ? "" : trimmed.substring(q + 1));
+            // a fragment names the Sentinel master (redis-sentinel://s1,s2#mymaster); the query may come before it
+            int hash = trimmed.indexOf('#');
+            String fragment = hash < 0 ? "" : trimmed.substring(hash);
+            String beforeFragment = hash < 0 ? trimmed : trimmed.substring(0, hash);
+            int q = beforeFragment.indexOf('?');
+            String base = q < 0 ? beforeFragment : beforeFragment.substring(0, q);
+            Map<String, String> params = query(q < 0 ? "" : beforeFragment.substring(q + 1));
             switch (kind) {
                 case "redis" -> {
                     String key = params.remove("key");
-                    RedisProbe.Builder b = RedisProbe.builder(rebuild(base, params));
+                    if (scheme.endsWith("-sentinel")) {
+                        RedisSentinelProbe.Builder b = RedisSentinelProbe.builder(rebuild(base, params) + fragment);
+                        if (key != null) {
+                            b.requireKey(key);
+                        }
+                        return b.build();
+                    }
+                    String cluster = params.remove("cluster");
+                    if (cluster != null && !cluster.equalsIgnoreCase("false")) {
+                        if (!cluster.equalsIgnoreCase("true") && !cluster.isEmpty()) {
+                            throw new IllegalArgumentException("cluster=" + cluster + " is neither true nor false");
+                        }
+                        RedisClusterProbe.Builder b = RedisClusterProbe.builder(rebuild(base, params) + fragment);
+                        if (key != null) {
+                            b.requireKey(key);
+                        }
+                        return b.build();
+                    }
+                    RedisProbe.Builder b = RedisProbe.builder(rebuild(base, params) + fragment);
                     if (key != null) {
                         b.requireKey(key);
                     }

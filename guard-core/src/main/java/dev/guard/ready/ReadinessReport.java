@@ -136,6 +136,9 @@ public final class ReadinessReport {
                 sb.append(" (").append(r.detail()).append(')');
             }
             sb.append(", attempt ").append(r.attempt()).append(", ").append(seconds(r.elapsed())).append('\n');
+            for (ProbeResult.Node n : r.nodes()) {
+                sb.append("       node ").append(n.line()).append('\n');
+            }
             if (!r.ready()) {
                 if (!r.cause().isEmpty()) {
                     sb.append("       found: ").append(r.cause()).append('\n');
@@ -180,6 +183,16 @@ public final class ReadinessReport {
             t.put("cause", r.cause());
             t.put("attempt", r.attempt());
             t.put("elapsedMs", r.elapsed().toMillis());
+            if (!r.nodes().isEmpty()) {
+                ArrayNode nodes = t.putArray("nodes");
+                for (ProbeResult.Node n : r.nodes()) {
+                    ObjectNode o = nodes.addObject();
+                    o.put("role", n.role());
+                    o.put("address", n.address());
+                    o.put("state", n.state().label());
+                    o.put("detail", n.detail());
+                }
+            }
             if (!r.ready()) {
                 t.put("action", r.state().action());
                 String note = hostNote(r.target());
@@ -203,7 +216,8 @@ public final class ReadinessReport {
      * is why a worker "waits for" a service it can never reach. {@code null} for any other host.
      */
     public static String hostNote(String target) {
-        return switch (HostVerdict.ofValue(target)) {
+        int fragment = target.indexOf('#');
+        return switch (HostVerdict.ofValue(fragment < 0 ? target : target.substring(0, fragment))) {
             case LOOPBACK -> "the target is a loopback address: in a container that is the container itself, never another "
                     + "service; point it at the service's name (Kubernetes Service, Compose service)";
             case PLACEHOLDER -> "the target's host is a placeholder (None, null, changeme, ...): the setting that should name the "

@@ -175,8 +175,20 @@ class ConfigGuardScenariosTest {
                 // ---- malformed ----
                 bad("another service's scheme in a Redis-named URL", env("REDIS_URL", "mongodb://db:27017"), redisUrl(),
                         exact("REDIS_URL", "MALFORMED", E, "REDIS_URL is not a valid URL: REDIS_URL names Redis, but 'mongodb://' is not "
-                                + "a scheme its clients read (redis://, rediss://, redis-sentinel://, redis-socket://) "
+                                + "a scheme its clients read (redis://, rediss://, redis-sentinel://, rediss-sentinel://, redis-socket://) "
                                 + "(origin: env REDIS_URL; found: mongodb://db:27017). Action: fix REDIS_URL (e.g. redis://redis:6379)")),
+                bad("a Sentinel URL that names no master", env("REDIS_URL", "redis-sentinel://:" + PW + "@s1:26379,s2:26379/0"),
+                        redisUrl(), has("REDIS_URL", "MALFORMED", E, "a Sentinel URL must name the master the sentinels monitor",
+                                "found: redis-sentinel://:****@s1:26379,s2:26379/0")),
+                new Scenario("a Sentinel URL with its master name passes", env("REDIS_URL",
+                        "redis-sentinel://:" + PW + "@sentinel-0.sentinel:26379,sentinel-1.sentinel:26379/0#mymaster"), true,
+                        redisUrl(), List.of()),
+                new Scenario("lettuce's sentinelMasterId= names the master too", env("REDIS_URL",
+                        "redis-sentinel://sentinel:26379?sentinelMasterId=mymaster"), true, redisUrl(), List.of()),
+                bad("one loopback sentinel in the list", env("REDIS_URL", "redis-sentinel://s1:26379,localhost:26379#mymaster"),
+                        redisUrl(), has("REDIS_URL", "LOOPBACK", E, "localhost:26379")),
+                new Scenario("a Cluster's seeds with ?cluster=true pass", env("REDIS_URL",
+                        "redis://redis-0.redis:6379,redis-1.redis:6379?cluster=true"), true, redisUrl(), List.of()),
                 bad("port out of range", env("REDIS_URL", "redis://redis:70000"), redisUrl(),
                         has("REDIS_URL", "MALFORMED", E, "port 70000 in 'redis://redis:70000' is out of range 1-65535")),
                 bad("port not a number", env("REDIS_URL", "redis://redis:63a9"), redisUrl(),
@@ -258,7 +270,7 @@ class ConfigGuardScenariosTest {
                                 + "'redis://redis:99999' is out of range 1-65535")),
                 bad("untyped REDIS_URL with scheme typo htp", env("REDIS_URL", "htp://redis:6379"), untyped("REDIS_URL"),
                         has("REDIS_URL", "MALFORMED", E, "REDIS_URL names Redis, but 'htp://' is not a scheme its clients read "
-                                + "(redis://, rediss://, redis-sentinel://, redis-socket://)")),
+                                + "(redis://, rediss://, redis-sentinel://, rediss-sentinel://, redis-socket://)")),
                 bad("scheme typo in a URL no broker's name claims", env("BILLING_API_URL", "htp://billing:8080"), untyped("BILLING_API_URL"),
                         has("BILLING_API_URL", "MALFORMED", E, "'htp' is not a URL scheme guard knows; did you mean http or ftp?")),
                 bad("Redis URL under a RabbitMQ name", env("AMQP_URL", "redis://rabbitmq:5672"), untyped("AMQP_URL"),

@@ -65,14 +65,14 @@ class ProbesTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "foo://x:1             | foo     | unknown scheme in 'foo://x:1': expected one of redis, rediss, amqp, amqps, nats, tls, kafka, tcp, http, https (e.g. redis://redis:6379)",
-        "redis:6379            | unknown | unknown scheme in 'redis:6379': expected one of redis, rediss, amqp, amqps, nats, tls, kafka, tcp, http, https (e.g. redis://redis:6379)",
+        "foo://x:1             | foo     | unknown scheme in 'foo://x:1': expected one of redis, rediss, redis-sentinel, rediss-sentinel, amqp, amqps, nats, tls, kafka, tcp, http, https (e.g. redis://redis:6379)",
+        "redis:6379            | unknown | unknown scheme in 'redis:6379': expected one of redis, rediss, redis-sentinel, rediss-sentinel, amqp, amqps, nats, tls, kafka, tcp, http, https (e.g. redis://redis:6379)",
         "kafka://k1            | kafka   | malformed kafka target 'kafka://k1': malformed Kafka bootstrap servers 'k1': 'k1' has no port (expected host:port)",
         "tcp://db:port         | tcp     | malformed tcp target 'tcp://db:port': port 'port' in 'db:port' is not a number",
         "redis://:pw@r:6379/x  | redis   | malformed redis target 'redis://:****@r:6379/x': Redis URL 'redis://:****@r:6379/x': database 'x' is not a number",
         "kafka://k:1?brokers=a | kafka   | malformed kafka target 'kafka://k:1?brokers=a': brokers=a is not a number",
-        "htp://api:8080/health | htp     | unknown scheme in 'htp://api:8080/health': expected one of redis, rediss, amqp, amqps, nats, tls, kafka, tcp, http, https; did you mean http? (e.g. redis://redis:6379)",
-        "reddis://r:6379       | reddis  | unknown scheme in 'reddis://r:6379': expected one of redis, rediss, amqp, amqps, nats, tls, kafka, tcp, http, https; did you mean redis? (e.g. redis://redis:6379)",
+        "htp://api:8080/health | htp     | unknown scheme in 'htp://api:8080/health': expected one of redis, rediss, redis-sentinel, rediss-sentinel, amqp, amqps, nats, tls, kafka, tcp, http, https; did you mean http? (e.g. redis://redis:6379)",
+        "reddis://r:6379       | reddis  | unknown scheme in 'reddis://r:6379': expected one of redis, rediss, redis-sentinel, rediss-sentinel, amqp, amqps, nats, tls, kafka, tcp, http, https; did you mean redis? (e.g. redis://redis:6379)",
         "redis://r:99999       | redis   | malformed redis target 'redis://r:99999': malformed Redis URL 'redis://r:99999': port 99999 in 'redis://r:99999' is out of range 1-65535",
         "amqp://u:p/w@r/vh     | amqp    | malformed amqp target 'amqp://u:****@r/vh': malformed AMQP URL 'amqp://u:****@r/vh': the user info of 'amqp://u:****@r/vh' holds a raw '/', '?' or '#' (in the password?): percent-encode them as %2F, %3F and %23, or every client will read a wrong host",
         "nats://a:4222,        | nats    | malformed nats target 'nats://a:4222,': malformed NATS URL 'nats://a:4222,': entry 2 of 'nats://a:4222,' is empty (stray comma?)",

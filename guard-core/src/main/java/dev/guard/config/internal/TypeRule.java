@@ -59,6 +59,7 @@ public final class TypeRule {
                 }
                 Optional<Broker> named = surelyNamed(s);
                 faults.addAll(schemeFaults(s, named, endpoints));
+                faults.addAll(sentinelFaults(v, endpoints));
                 if (!faults.isEmpty()) {
                     malformed(s, faults.stream().distinct().collect(Collectors.joining("; ")), out);
                 }
@@ -97,6 +98,21 @@ public final class TypeRule {
             }
             default -> throw new IllegalStateException("unknown type " + type);
         }
+    }
+
+    /**
+     * A Sentinel URL must name the master the sentinels monitor ({@code #mymaster}, or lettuce's
+     * {@code ?sentinelMasterId=mymaster}): without it no client knows which master to ask for.
+     */
+    private static List<String> sentinelFaults(String value, List<Endpoint> endpoints) {
+        boolean sentinel = endpoints.stream().anyMatch(e -> e.scheme() != null && e.scheme().endsWith("-sentinel"));
+        if (!sentinel) {
+            return List.of();
+        }
+        int hash = value.indexOf('#');
+        boolean named = (hash >= 0 && hash < value.length() - 1) || value.contains("sentinelMasterId=");
+        return named ? List.of() : List.of("a Sentinel URL must name the master the sentinels monitor: add '#' and its name"
+                + " (redis-sentinel://s1:26379,s2:26379#mymaster, the name in `sentinel monitor <name> ...`)");
     }
 
     private static List<String> schemeFaults(Subject s, Optional<Broker> named, List<Endpoint> endpoints) {

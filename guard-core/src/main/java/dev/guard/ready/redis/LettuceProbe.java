@@ -3,22 +3,15 @@ package dev.guard.ready.redis;
 import dev.guard.ready.Probe;
 import dev.guard.ready.ProbeResult;
 import dev.guard.ready.ProbeState;
-import dev.guard.ready.internal.Classify;
 import dev.guard.ready.internal.Timer;
-import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.SocketOptions;
-import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.resource.ClientResources;
-import io.lettuce.core.resource.DefaultClientResources;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The lettuce-bound half of {@link RedisProbe} (loaded only once lettuce is known to be on the
@@ -30,9 +23,6 @@ import java.util.regex.Pattern;
  * timeout = the attempt timeout) and released by {@link #close()}.
  */
 final class LettuceProbe implements Probe {
-
-    private static final Pattern PERC = Pattern.compile("loading_loaded_perc:([0-9.]+)");
-    private static final Pattern ETA = Pattern.compile("loading_eta_seconds:(-?[0-9]+)");
 
     private final String uri;
     private final String target;
@@ -181,46 +171,12 @@ final class LettuceProbe implements Probe {
     }
 
     private ProbeResult classify(Throwable e, Duration took) {
-        if (isLoading(e)) {
-            return ProbeResult.of(this, ProbeState.LOADING, "dataset loading (answered -LOADING)", e, took);
-        }
-        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            String name = c.getClass().getName();
-            if (name.contains("Ssl") || name.contains("SSL")) {
-                return ProbeResult.of(this, ProbeState.TLS, "TLS handshake failed", e, took);
-            }
-        }
-        ProbeState s = Classify.generic(e);
-        if (s == ProbeState.AUTH) {
-            return ProbeResult.of(this, s, "the password/ACL user was rejected (NOAUTH/WRONGPASS)", e, took);
-        }
-        if (s == ProbeState.TIMEOUT) {
-            return ProbeResult.of(this, s, "connected, but no reply within " + millis(took), e, took);
-        }
-        if (s != null) {
-            return ProbeResult.of(this, s, "", e, took);
-        }
-        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            String name = c.getClass().getSimpleName();
-            if (name.contains("ProtocolException") || name.contains("DecoderException")) {
-                return ProbeResult.of(this, ProbeState.PROTOCOL, "the reply is not Redis protocol", e, took);
-            }
-        }
-        if (Classify.peerClosed(e)) {
-            return ProbeResult.of(this, ProbeState.REFUSED, "the server closed the connection", e, took);
-        }
-        return ProbeResult.of(this, ProbeState.PROTOCOL, "unexpected reply or error", e, took);
+        LettuceSupport.Found f = LettuceSupport.classify(e, took);
+        return ProbeResult.of(this, f.state(), f.detail(), e, took);
     }
 
     private static boolean isLoading(Throwable e) {
-        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            String m = c.getMessage();
-            if (c.getClass().getSimpleName().equals("RedisLoadingException")
-                    || (m != null && m.startsWith("LOADING"))) {
-                return true;
-            }
-        }
-        return false;
+        return LettuceSupport.isLoading(e);
     }
 
     /** {@code dataset 40% loaded, eta 3s} from INFO persistence; plain text when unreadable. */
@@ -234,31 +190,19 @@ final class LettuceProbe implements Probe {
 
     /** Parses {@code INFO persistence} text. */
     static String loadingDetail(String info) {
-        Matcher m = PERC.matcher(info == null ? "" : info);
-        if (!m.find()) {
-            return "dataset loading (progress unreadable)";
-        }
-        long perc = (long) Math.floor(Double.parseDouble(m.group(1)));
-        Matcher eta = ETA.matcher(info);
-        String etaText = eta.find() && Long.parseLong(eta.group(1)) >= 0 ? ", eta " + eta.group(1) + "s" : "";
-        return "dataset " + perc + "% loaded" + etaText;
+        return LettuceSupport.loadingDetail(info);
     }
 
     private RedisClient client(Duration timeout) {
         synchronized (lock) {
             if (resources == null) {
-                resources = acquireShared();
+                resources = LettuceSupport.acquireShared();
             }
             if (client == null) {
                 client = RedisClient.create(resources);
             }
             if (!timeout.equals(clientTimeout)) {
-                client.setOptions(ClientOptions.builder()
-                        .autoReconnect(false)
-                        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                        .socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
-                        .timeoutOptions(TimeoutOptions.enabled(timeout))
-                        .build());
+                client.setOptions(LettuceSupport.options(timeout));
                 clientTimeout = timeout;
             }
             return client;
@@ -281,47 +225,8 @@ final class LettuceProbe implements Probe {
                 clientTimeout = null;
                 if (resources != null) {
                     resources = null;
-                    releaseShared();
+                    LettuceSupport.releaseShared();
                 }
-            }
-        }
-    }
-
-    /*
-     * One ClientResources (event loops, timer) for every Redis probe in the process, created on the
-     * first check and shut down when the last probe using it is closed: creating resources per
-     * attempt or per probe costs tens to thousands of milliseconds.
-     */
-    private static final Object SHARED_LOCK = new Object();
-    private static ClientResources shared;
-    private static int sharedUsers;
-
-    private static ClientResources acquireShared() {
-        synchronized (SHARED_LOCK) {
-            if (shared == null) {
-                // the JDK resolver: starts faster than netty's DNS client and reports UnknownHostException
-                shared = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(2)
-                        .addressResolverGroup(io.netty.resolver.DefaultAddressResolverGroup.INSTANCE)
-                        .commandLatencyRecorder(io.lettuce.core.metrics.CommandLatencyRecorder.disabled())
-                        .commandLatencyPublisherOptions(io.lettuce.core.event.DefaultEventPublisherOptions.disabled())
-                        .build();
-            }
-            sharedUsers++;
-            return shared;
-        }
-    }
-
-    private static void releaseShared() {
-        synchronized (SHARED_LOCK) {
-            sharedUsers--;
-            if (sharedUsers <= 0 && shared != null) {
-                try {
-                    shared.shutdown(0, 200, TimeUnit.MILLISECONDS);
-                } catch (RuntimeException e) {
-                    // closing must never throw
-                }
-                shared = null;
-                sharedUsers = 0;
             }
         }
     }
