@@ -43,7 +43,7 @@ final class ProbeExtras {
         String scheme = target.substring(0, sep).toLowerCase(Locale.ROOT);
         String url = target;
         switch (scheme) {
-            case "redis", "rediss" -> url = add(url, "key", redisKey);
+            case "redis", "rediss", "redis-sentinel", "rediss-sentinel" -> url = add(url, "key", redisKey);
             case "amqp", "amqps" -> {
                 url = add(url, "queues", amqpQueues.isEmpty() ? null : String.join(",", amqpQueues));
                 url = add(url, "exchanges", amqpExchanges.isEmpty() ? null : String.join(",", amqpExchanges));
@@ -58,19 +58,23 @@ final class ProbeExtras {
         return url;
     }
 
-    private static String add(String url, String name, String value) {
+    private static String add(String target, String name, String value) {
         if (value == null) {
-            return url;
+            return target;
         }
+        // the query goes before a fragment (redis-sentinel://s1,s2?key=jobs#mymaster)
+        int hash = target.indexOf('#');
+        String fragment = hash < 0 ? "" : target.substring(hash);
+        String url = hash < 0 ? target : target.substring(0, hash);
         int q = url.indexOf('?');
         if (q >= 0) {
             for (String pair : url.substring(q + 1).split("&")) {
                 if (pair.equals(name) || pair.startsWith(name + "=")) {
-                    return url; // the URL's own parameter wins
+                    return target; // the URL's own parameter wins
                 }
             }
         }
         String encoded = URLEncoder.encode(value, StandardCharsets.UTF_8).replace("%2C", ",");
-        return url + (q < 0 ? "?" : "&") + name + "=" + encoded;
+        return url + (q < 0 ? "?" : "&") + name + "=" + encoded + fragment;
     }
 }

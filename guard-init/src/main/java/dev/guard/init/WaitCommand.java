@@ -27,7 +27,9 @@ import picocli.CommandLine.ParentCommand;
         description = {
             "Waits until every TARGET serves (its own protocol's health exchange, not just an open port), in parallel, "
                     + "under one deadline. Stops at once on what waiting cannot fix (wrong password, TLS, bad URL).",
-            "TARGET: redis://[user:pass@]host[:port][/db][?key=K], rediss://..., amqp(s)://[user:pass@]host[:port][/vhost]"
+            "TARGET: redis://[user:pass@]host[:port][/db][?key=K], rediss://..., "
+                    + "redis-sentinel://[user:pass@]host:26379[,host:26379][/db][?key=K]#master (rediss-sentinel://...), "
+                    + "redis://host:port[,host:port]?cluster=true[&key=K] (a Redis Cluster), amqp(s)://[user:pass@]host[:port][/vhost]"
                     + "[?queues=a,b&exchanges=x], nats://[user:pass@|token@]host[:port][?stream=S], tls://..., "
                     + "kafka://host:port[,host:port][?topics=a,b&brokers=N], tcp://host:port, http(s)://...",
             "Targets also come from $GUARD_WAIT (separated by spaces, or commas before a scheme://) or guard.wait in "
@@ -41,7 +43,7 @@ import picocli.CommandLine.ParentCommand;
             "64:usage error (no target, bad flag)",
             "69:not ready by the deadline",
             "77:authentication refused (waiting cannot fix it)",
-            "78:bad target URL, TLS failure, or bad GUARD_*/config setting",
+            "78:bad target URL, TLS failure, Sentinel or Cluster announcing a loopback address, or bad GUARD_*/config setting",
             "143:stopped by SIGTERM while waiting (130: SIGINT)"
         })
 final class WaitCommand implements Callable<Integer> {
