@@ -301,10 +301,25 @@ public final class Guard {
         return report;
     }
 
+    /**
+     * {@code url} followed by {@code suffix}, a query ({@code ?key=ready}) joining the URL's own with
+     * {@code &} and going before a fragment ({@code redis-sentinel://s1,s2#mymaster}).
+     */
+    static String withSuffix(String url, String suffix) {
+        if (suffix.isEmpty()) {
+            return url;
+        }
+        int hash = url.indexOf('#');
+        String fragment = hash < 0 ? "" : url.substring(hash);
+        String base = hash < 0 ? url : url.substring(0, hash);
+        String s = suffix.startsWith("?") && base.contains("?") ? "&" + suffix.substring(1) : suffix;
+        return base + s + fragment;
+    }
+
     private static List<String> targets(GuardSpec spec, Map<String, String> env, GuardSettings settings) {
         Set<String> out = new LinkedHashSet<>(spec.targets);
         for (GuardSpec.EnvTarget t : spec.envTargets) {
-            out.add(env.get(t.name()).trim() + t.suffix()); // set: the config guard required it
+            out.add(withSuffix(env.get(t.name()).trim(), t.suffix())); // set: the config guard required it
         }
         try {
             settings.list(null, null, GuardSettings.ENV_WAIT, "wait", GuardSettings::splitTargets)

@@ -136,6 +136,24 @@ class GuardTest {
 
     /** A booted guard on the machine's Redis: one valid, one skewed, one whose work passes the deadline. */
     @Test
+    void aSentinelUrlInTheEnvironmentIsWaitedForWithTheKeyBeforeItsMasterName() {
+        try (dev.guard.testing.RedisSentinelSet set = dev.guard.testing.RedisSentinelSet.builder().build().start()) {
+            Map<String, String> env = Map.of("REDIS_URL", set.uri(), "GUARD_ALLOW_LOOPBACK", "true");
+            GuardStopped e = assertThrows(GuardStopped.class, () -> Guard.start(spec(env).waitForEnv("REDIS_URL", "?key=stack:ready")
+                    .readyDeadline(Duration.ofSeconds(10)).build()));
+            assertEquals(ExitCodes.UNAVAILABLE, e.exitCode(), e.getMessage());
+            assertTrue(e.getMessage().contains("has no key 'stack:ready' yet"), e.getMessage());
+            assertEquals("+OK", set.master().command("SET", "stack:ready", "1"));
+            Guard guard = Guard.start(spec(env).waitForEnv("REDIS_URL", "?key=stack:ready").build());
+            assertEquals("redis-sentinel", guard.readiness().results().get(0).kind());
+            assertTrue(guard.readiness().results().get(0).nodes().size() == 4, guard.readiness().render());
+        }
+        assertEquals("redis-sentinel://a:1,b:2?key=k#m", Guard.withSuffix("redis-sentinel://a:1,b:2#m", "?key=k"));
+        assertEquals("redis://r:6379?cluster=true&key=k", Guard.withSuffix("redis://r:6379?cluster=true", "?key=k"));
+        assertEquals("redis://r:6379?key=k", Guard.withSuffix("redis://r:6379", "?key=k"));
+    }
+
+    @Test
     void runGivesEveryJobOneOutcomeAndHandsBackAtTheDeadline() throws Exception {
         String queue = MachineServices.uniqueName("guard-run");
         Map<String, String> env = Map.of("REDIS_URL", REDIS, "GUARD_ALLOW_LOOPBACK", "true");
