@@ -2,13 +2,15 @@ package dev.guard.queue.redis;
 
 import dev.guard.drain.HandBackFailedException;
 import dev.guard.drain.JobSource;
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.LMoveArgs;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
-import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.RedisClusterClient;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -27,6 +29,12 @@ import org.slf4j.LoggerFactory;
  * and a {@link ListReaper} returns its processing list to the queue within about one lease
  * period. Delivery is at least once: make results idempotent. Producers LPUSH onto
  * {@code queue}; returned and handed-back jobs are RPUSHed, so they are taken next.
+ *
+ * <p>On a Redis Cluster ({@link #builder(RedisClusterClient, String)}) the keys are named with the
+ * queue as hash tag ({@code {jobs}:processing:<id>}, {@code {jobs}:lease:<id>}, {@code {jobs}:dead}),
+ * which is the slot of {@code jobs} itself: BLMOVE and every script stay in one slot, and
+ * producers push to {@code jobs} as before. On a standalone Redis (also through Sentinel) the names
+ * are as they always were ({@code jobs:processing:<id>}).
  */
 public final class CrashSafeListQueue implements JobSource<RedisJob> {
 
@@ -42,13 +50,21 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
     private final Duration handBackTimeout;
     private final int maxInterruptions;
     private final Function<String, String> idOf;
-    private final StatefulRedisConnection<String, String> connection;
-    private final StatefulRedisConnection<String, String> heartbeatConnection;
+    private final RedisLink connection;
+    private final RedisLink heartbeatConnection;
     private final ScheduledExecutorService heartbeat;
     private final ListReaper reaper;
+    /** The payloads this worker holds (fetched, not yet acked, handed back or failed), with their copies. */
+    private final java.util.Map<String, Integer> held = new java.util.HashMap<>();
+    /** Set by any failed command: the processing list may hold what this worker no longer has in hand. */
+    private volatile boolean suspect;
+    private long lastStrandCheck = System.nanoTime();
+    private final Duration strandCheckEvery;
 
     CrashSafeListQueue(Builder b) {
-        this.keys = new ListKeys(b.queue, b.deadLetter);
+        boolean cluster = RedisLink.isCluster(b.client);
+        RedisLink.requireSameSlot(cluster, b.queue, b.deadLetter, "dead-letter list");
+        this.keys = new ListKeys(b.queue, b.deadLetter, cluster);
         this.workerId = b.workerId == null ? Redis.defaultWorkerId() : b.workerId;
         this.processing = keys.processing(workerId);
         this.lease = keys.lease(workerId);
@@ -57,9 +73,10 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
         this.handBackTimeout = b.handBackTimeout;
         this.maxInterruptions = b.maxInterruptions;
         this.idOf = b.idOf;
-        this.connection = b.client.connect();
-        this.heartbeatConnection = b.client.connect();
-        ListReaper.Builder rb = ListReaper.builder(b.client, b.queue).maxInterruptions(b.maxInterruptions).onReap(b.onReap);
+        this.strandCheckEvery = b.strandCheckEvery;
+        this.connection = RedisLink.open(b.client);
+        this.heartbeatConnection = RedisLink.open(b.client);
+        ListReaper.Builder rb = new ListReaper.Builder(b.client, b.queue).maxInterruptions(b.maxInterruptions).onReap(b.onReap);
         if (b.deadLetter != null) {
             rb.deadLetter(b.deadLetter);
         }
@@ -86,6 +103,11 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
 
     /** A queue on {@code client} (the caller owns the client; the queue opens two connections and closes them). */
     public static Builder builder(RedisClient client, String queue) {
+        return new Builder(client, queue);
+    }
+
+    /** A queue on a Redis Cluster (keys under the queue's hash tag, see above); the caller owns the client. */
+    public static Builder builder(RedisClusterClient client, String queue) {
         return new Builder(client, queue);
     }
 
@@ -127,23 +149,79 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
         try {
             renewLease();
         } catch (RuntimeException e) {
+            suspect = true;
             LOG.warn("{}", e.getMessage());
         }
     }
 
     @Override
     public Optional<RedisJob> fetch() {
-        String payload = connection.sync().blmove(keys.queue, processing, LMoveArgs.Builder.rightLeft(),
-                Redis.seconds(pollTimeout));
+        returnStranded();
+        String payload;
+        try {
+            payload = connection.sync().blmove(keys.queue, processing, LMoveArgs.Builder.rightLeft(),
+                    Redis.seconds(pollTimeout));
+        } catch (RuntimeException e) {
+            suspect = true; // the move may have happened with its reply lost: the job is in the list, not in hand
+            throw e;
+        }
         if (payload == null) {
             return Optional.empty();
         }
+        synchronized (held) {
+            held.merge(payload, 1, Integer::sum);
+        }
         return Optional.of(new RedisJob(idOf.apply(payload), payload, keys.queue, null, 1));
+    }
+
+    private void release(String payload) {
+        synchronized (held) {
+            held.computeIfPresent(payload, (k, n) -> n > 1 ? n - 1 : null);
+        }
+    }
+
+    /**
+     * After a failed command (or every {@code strandCheckEvery}), returns to the queue what this
+     * worker's processing list holds that the worker does not have in hand: an ack that failed,
+     * a BLMOVE whose reply was lost, or, after a failover, the old master's moves and acks the
+     * promoted replica never received. Without this such a job waits for the worker to die or
+     * restart. Each return counts as an interruption; the job may run twice.
+     */
+    private void returnStranded() {
+        long now = System.nanoTime();
+        if (!suspect && now - lastStrandCheck < strandCheckEvery.toNanos()) {
+            return;
+        }
+        List<String> args = new java.util.ArrayList<>();
+        args.add(Integer.toString(maxInterruptions));
+        synchronized (held) {
+            held.forEach((payload, n) -> {
+                for (int i = 0; i < n; i++) {
+                    args.add(payload);
+                }
+            });
+        }
+        try {
+            List<Long> r = connection.sync().eval(ListKeys.STRANDED, ScriptOutputType.MULTI,
+                    new String[] {processing, keys.queue, keys.interruptions, keys.dead}, args.toArray(new String[0]));
+            suspect = false;
+            lastStrandCheck = now;
+            if (r.get(0) + r.get(1) > 0) {
+                LOG.warn("guard crash-safe queue '{}': {} job(s) in {} were not in this worker's hands (an ack or a move"
+                        + " that failed, or was lost in a failover): {} returned to the queue, {} dead-lettered at {}"
+                        + " interruptions; they may run twice", keys.queue, r.get(0) + r.get(1), processing, r.get(0),
+                        r.get(1), maxInterruptions);
+            }
+        } catch (RuntimeException e) {
+            suspect = true;
+            throw e;
+        }
     }
 
     /** LREM from the processing list and forget the job's interruption count (one round trip). */
     @Override
     public void ack(RedisJob job) {
+        release(job.payload());
         RedisFuture<Long> removed = connection.async().lrem(processing, 1, job.payload());
         connection.async().hdel(keys.interruptions, job.payload());
         try {
@@ -155,8 +233,10 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
+            suspect = true;
             throw new IllegalStateException("guard crash-safe queue '" + keys.queue + "': ack (LREM) of job " + job.id()
-                    + " failed (" + Redis.describe(e) + "); it stays in " + processing + " and will run again", e);
+                    + " failed (" + Redis.describe(e) + "); it stays in " + processing + " and is returned to the queue"
+                    + " once Redis answers again, so it will run again", e);
         }
     }
 
@@ -166,6 +246,7 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
      */
     @Override
     public void handBack(RedisJob job) throws HandBackFailedException {
+        release(job.payload());
         try {
             Long r = Redis.await(connection.async().eval(ListKeys.HAND_BACK, ScriptOutputType.INTEGER,
                     new String[] {processing, keys.queue, keys.interruptions, keys.dead},
@@ -181,17 +262,26 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
+            suspect = true;
             throw new HandBackFailedException(job.id(), "hand-back of job " + job.id() + " from " + processing + " to '"
                     + keys.queue + "' did not complete within " + handBackTimeout.toMillis() + " ms (" + Redis.describe(e)
-                    + "); the job stays in the processing list and the reaper returns it once the lease expires", e);
+                    + "); the job stays in the processing list and goes back to the queue at this worker's next fetch once Redis"
+                    + " answers again, or by a reaper once the lease expires", e);
         }
     }
 
     /** Moves the job from the processing list to the dead-letter list (a failure, not an interruption). */
     @Override
     public void fail(RedisJob job, Exception cause) {
-        Long moved = connection.sync().eval(ListKeys.FAIL, ScriptOutputType.INTEGER,
-                new String[] {processing, keys.dead, keys.interruptions}, job.payload());
+        release(job.payload());
+        Long moved;
+        try {
+            moved = connection.sync().eval(ListKeys.FAIL, ScriptOutputType.INTEGER,
+                    new String[] {processing, keys.dead, keys.interruptions}, job.payload());
+        } catch (RuntimeException e) {
+            suspect = true;
+            throw e;
+        }
         if (moved == 0) {
             LOG.warn("guard crash-safe queue '{}': failed job {} was no longer in {} (a reaper returned it); it is in the"
                     + " queue again, not parked", keys.queue, job.id(), processing);
@@ -233,7 +323,7 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
 
     /** Mutable builder. */
     public static final class Builder {
-        private final RedisClient client;
+        private final AbstractRedisClient client;
         private final String queue;
         private String workerId;
         private String deadLetter;
@@ -244,8 +334,9 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
         private int maxInterruptions = 3;
         private Function<String, String> idOf = Function.identity();
         private Consumer<ReapResult> onReap = r -> { };
+        private Duration strandCheckEvery = Duration.ofSeconds(30);
 
-        Builder(RedisClient client, String queue) {
+        Builder(AbstractRedisClient client, String queue) {
             this.client = Objects.requireNonNull(client, "client");
             this.queue = Objects.requireNonNull(queue, "queue");
         }
@@ -307,6 +398,15 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
 
         public Builder onReap(Consumer<ReapResult> onReap) {
             this.onReap = Objects.requireNonNull(onReap, "onReap");
+            return this;
+        }
+
+        /**
+         * How often a fetch also checks this worker's processing list for jobs it no longer holds
+         * (default 30 s; always right after a failed command). One LRANGE in a script.
+         */
+        public Builder strandCheckEvery(Duration every) {
+            this.strandCheckEvery = Objects.requireNonNull(every, "every");
             return this;
         }
 

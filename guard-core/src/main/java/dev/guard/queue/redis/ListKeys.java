@@ -1,26 +1,58 @@
 package dev.guard.queue.redis;
 
-/** The keys a crash-safe list queue uses, all derived from the queue name. */
+/**
+ * The keys a crash-safe list queue uses, all derived from the queue name: {@code <prefix>:workers},
+ * {@code <prefix>:interruptions}, {@code <prefix>:dead}, {@code <prefix>:processing:<id>},
+ * {@code <prefix>:lease:<id>}. On a standalone Redis the prefix is the queue name ({@code jobs});
+ * on a Cluster it is the queue name as a hash tag ({@code {jobs}}), which hashes to the slot of the
+ * queue key itself, so every script and BLMOVE stays in one slot and producers keep pushing to
+ * {@code jobs}. A queue name that has a hash tag already ({@code {app}:jobs}) is the prefix as it is.
+ */
 final class ListKeys {
 
     final String queue;
+    final String prefix;
     final String workers;
     final String interruptions;
     final String dead;
 
     ListKeys(String queue, String dead) {
+        this(queue, dead, false);
+    }
+
+    ListKeys(String queue, String dead, boolean cluster) {
         this.queue = queue;
-        this.workers = queue + ":workers";
-        this.interruptions = queue + ":interruptions";
-        this.dead = dead == null ? queue + ":dead" : dead;
+        this.prefix = cluster && !hasHashTag(queue) ? "{" + queue + "}" : queue;
+        this.workers = prefix + ":workers";
+        this.interruptions = prefix + ":interruptions";
+        this.dead = dead == null ? prefix + ":dead" : dead;
+    }
+
+    /** True when {@code key} has a hash tag: a '{' followed, later, by a '}' with something between. */
+    static boolean hasHashTag(String key) {
+        int open = key.indexOf('{');
+        if (open < 0) {
+            return false;
+        }
+        int close = key.indexOf('}', open + 1);
+        return close > open + 1;
+    }
+
+    /** What a key's slot is computed from: its hash tag's content, else the whole key. */
+    static String tagOf(String key) {
+        if (!hasHashTag(key)) {
+            return key;
+        }
+        int open = key.indexOf('{');
+        return key.substring(open + 1, key.indexOf('}', open + 1));
     }
 
     String processing(String workerId) {
-        return queue + ":processing:" + workerId;
+        return prefix + ":processing:" + workerId;
     }
 
     String lease(String workerId) {
-        return queue + ":lease:" + workerId;
+        return prefix + ":lease:" + workerId;
     }
 
     String[] scriptKeys() {
@@ -31,7 +63,8 @@ final class ListKeys {
      * Returns every job of each dead worker (no lease, or ARGV[3] names it and ARGV[4] is "1")
      * to the queue's consuming end, or to the dead-letter list once its interruption count
      * reaches the limit; then forgets the worker. Atomic. KEYS: workers, queue, interruptions,
-     * dead. ARGV: queue name (key prefix), limit, only-this-worker or "", force.
+     * dead. ARGV: key prefix, limit, only-this-worker or "", force. The lease and processing keys it
+     * builds from the prefix are in the queue's slot (on a Cluster the prefix is its hash tag).
      */
     static final String REAP = String.join("\n",
             "local workers",
@@ -70,6 +103,29 @@ final class ListKeys {
             "  redis.call('LPUSH', KEYS[4], ARGV[1]); return 2",
             "end",
             "redis.call('RPUSH', KEYS[2], ARGV[1]); return 1");
+
+    /**
+     * Returns what is in a live worker's processing list but not in its hands: an ack that failed,
+     * or one the old master took but never sent to the replica that a failover promoted. ARGV[1] is
+     * the interruption limit, ARGV[2..] the payloads the worker holds (each once per copy held).
+     * KEYS: processing, queue, interruptions, dead. Returns {returned, dead-lettered}.
+     */
+    static final String STRANDED = String.join("\n",
+            "local held = {}",
+            "for i = 2, #ARGV do held[ARGV[i]] = (held[ARGV[i]] or 0) + 1 end",
+            "local returned, dead = 0, 0",
+            "for _, job in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do",
+            "  if (held[job] or 0) > 0 then held[job] = held[job] - 1",
+            "  else",
+            "    redis.call('LREM', KEYS[1], 1, job)",
+            "    if redis.call('HINCRBY', KEYS[3], job, 1) >= tonumber(ARGV[1]) then",
+            "      redis.call('LPUSH', KEYS[4], job); dead = dead + 1",
+            "    else",
+            "      redis.call('RPUSH', KEYS[2], job); returned = returned + 1",
+            "    end",
+            "  end",
+            "end",
+            "return {returned, dead}");
 
     /**
      * Moves a failed job from the processing list to the dead list and forgets its interruption

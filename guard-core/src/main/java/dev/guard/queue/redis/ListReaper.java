@@ -1,8 +1,9 @@
 package dev.guard.queue.redis;
 
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.RedisClusterClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -19,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * consuming end of the queue in one atomic Lua script. Each return counts as an interruption of
  * the job ({@code <queue>:interruptions}); at the limit the job goes to {@code <queue>:dead}
  * instead. Any number of reapers may run (each worker runs one by default); the script is atomic,
- * so they do not double-return. Uses keys outside KEYS: standalone Redis (or one hash slot) only.
+ * so they do not double-return. The script builds the lease and processing keys from the queue's
+ * key prefix; on a Cluster that prefix is the queue's hash tag, so they are all in its slot.
  */
 public final class ListReaper implements AutoCloseable {
 
@@ -29,20 +31,27 @@ public final class ListReaper implements AutoCloseable {
     private final int maxInterruptions;
     private final Duration every;
     private final Consumer<ReapResult> onReap;
-    private final StatefulRedisConnection<String, String> connection;
+    private final RedisLink connection;
     private final boolean ownsConnection;
     private ScheduledExecutorService scheduler;
 
-    ListReaper(Builder b, StatefulRedisConnection<String, String> shared) {
-        this.keys = new ListKeys(b.queue, b.deadLetter);
+    ListReaper(Builder b, RedisLink shared) {
+        boolean cluster = RedisLink.isCluster(b.client);
+        RedisLink.requireSameSlot(cluster, b.queue, b.deadLetter, "dead-letter list");
+        this.keys = new ListKeys(b.queue, b.deadLetter, cluster);
         this.maxInterruptions = b.maxInterruptions;
         this.every = b.every;
         this.onReap = b.onReap;
         this.ownsConnection = shared == null;
-        this.connection = shared == null ? b.client.connect() : shared;
+        this.connection = shared == null ? RedisLink.open(b.client) : shared;
     }
 
     public static Builder builder(RedisClient client, String queue) {
+        return new Builder(client, queue);
+    }
+
+    /** A reaper for a queue on a Redis Cluster (its keys are under the queue's hash tag, see {@link CrashSafeListQueue}). */
+    public static Builder builder(RedisClusterClient client, String queue) {
         return new Builder(client, queue);
     }
 
@@ -58,7 +67,7 @@ public final class ListReaper implements AutoCloseable {
 
     private ReapResult run(String only, boolean force) {
         List<Long> r = connection.sync().eval(ListKeys.REAP, ScriptOutputType.MULTI, keys.scriptKeys(),
-                keys.queue, Integer.toString(maxInterruptions), only, force ? "1" : "0");
+                keys.prefix, Integer.toString(maxInterruptions), only, force ? "1" : "0");
         ReapResult result = new ReapResult(r.get(0), r.get(1), r.get(2));
         if (result.jobsReturned() > 0 || result.jobsDeadLettered() > 0) {
             LOG.info("guard reaper on '{}': {}", keys.queue, result);
@@ -112,14 +121,14 @@ public final class ListReaper implements AutoCloseable {
 
     /** Mutable builder. */
     public static final class Builder {
-        private final RedisClient client;
+        private final AbstractRedisClient client;
         private final String queue;
         private String deadLetter;
         private int maxInterruptions = 3;
         private Duration every = Duration.ofSeconds(1);
         private Consumer<ReapResult> onReap = r -> { };
 
-        Builder(RedisClient client, String queue) {
+        Builder(AbstractRedisClient client, String queue) {
             this.client = client;
             this.queue = Objects.requireNonNull(queue, "queue");
         }
@@ -157,7 +166,7 @@ public final class ListReaper implements AutoCloseable {
             return new ListReaper(this, null);
         }
 
-        ListReaper build(StatefulRedisConnection<String, String> shared) {
+        ListReaper build(RedisLink shared) {
             return new ListReaper(this, shared);
         }
     }

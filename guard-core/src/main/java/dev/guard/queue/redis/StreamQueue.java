@@ -2,6 +2,7 @@ package dev.guard.queue.redis;
 
 import dev.guard.drain.HandBackFailedException;
 import dev.guard.drain.JobSource;
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.Consumer;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
@@ -12,7 +13,7 @@ import io.lettuce.core.XAutoClaimArgs;
 import io.lettuce.core.XClaimArgs;
 import io.lettuce.core.XGroupCreateArgs;
 import io.lettuce.core.XReadArgs;
-import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.models.stream.ClaimedMessages;
 import io.lettuce.core.models.stream.PendingMessage;
 import java.time.Duration;
@@ -49,7 +50,7 @@ public final class StreamQueue implements JobSource<RedisJob> {
     private final int maxInterruptions;
     private final boolean deleteOnAck;
     private final Function<String, String> idOf;
-    private final StatefulRedisConnection<String, String> connection;
+    private final RedisLink connection;
     private String claimCursor = "0-0";
     private long lastClaimProbe;
     private boolean claimProbed;
@@ -69,7 +70,7 @@ public final class StreamQueue implements JobSource<RedisJob> {
         this.maxInterruptions = b.maxInterruptions;
         this.deleteOnAck = b.deleteOnAck;
         this.idOf = b.idOf;
-        this.connection = b.client.connect();
+        this.connection = RedisLink.open(b.client);
         try {
             connection.sync().xgroupCreate(XReadArgs.StreamOffset.from(stream, "0"), group,
                     XGroupCreateArgs.Builder.mkstream(true));
@@ -79,6 +80,11 @@ public final class StreamQueue implements JobSource<RedisJob> {
     }
 
     public static Builder builder(RedisClient client, String stream, String group) {
+        return new Builder(client, stream, group);
+    }
+
+    /** A queue on a Redis Cluster: every command touches one key, so the stream and its dead-letter stream may be in any slots. */
+    public static Builder builder(RedisClusterClient client, String stream, String group) {
         return new Builder(client, stream, group);
     }
 
@@ -236,7 +242,7 @@ public final class StreamQueue implements JobSource<RedisJob> {
 
     /** Mutable builder. */
     public static final class Builder {
-        private final RedisClient client;
+        private final AbstractRedisClient client;
         private final String stream;
         private final String group;
         private String consumer;
@@ -249,7 +255,7 @@ public final class StreamQueue implements JobSource<RedisJob> {
         private boolean deleteOnAck = true;
         private Function<String, String> idOf = Function.identity();
 
-        Builder(RedisClient client, String stream, String group) {
+        Builder(AbstractRedisClient client, String stream, String group) {
             this.client = Objects.requireNonNull(client, "client");
             this.stream = Objects.requireNonNull(stream, "stream");
             this.group = Objects.requireNonNull(group, "group");

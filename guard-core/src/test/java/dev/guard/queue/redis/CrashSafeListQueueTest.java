@@ -122,4 +122,23 @@ class CrashSafeListQueueTest {
             assertEquals("1", redis.sync().hget(queue + ":interruptions", "job-left"));
         }
     }
+
+    @Test
+    void aJobInTheProcessingListThatTheWorkerDoesNotHoldIsReturnedAtTheNextFetch() {
+        // what a failover leaves behind: the old master took the ack (LREM) but the promoted replica never got it
+        redis.sync().lpush(queue, "job-held");
+        try (CrashSafeListQueue q = CrashSafeListQueue.builder(client, queue).workerId("w").reapEvery(Duration.ZERO)
+                .pollTimeout(Duration.ofMillis(200)).strandCheckEvery(Duration.ZERO).build()) {
+            RedisJob held = q.fetch().orElseThrow();
+            redis.sync().lpush(q.processingList(), "job-acked-before-the-failover");
+            RedisJob again = q.fetch().orElseThrow();
+            assertEquals("job-acked-before-the-failover", again.payload(), "returned to the consuming end, taken next");
+            assertEquals("1", redis.sync().hget(queue + ":interruptions", "job-acked-before-the-failover"));
+            assertEquals(null, redis.sync().hget(queue + ":interruptions", "job-held"), "the job in hand is left alone");
+            assertEquals(List.of("job-acked-before-the-failover", "job-held"), redis.sync().lrange(q.processingList(), 0, -1));
+            q.ack(again);
+            q.ack(held);
+            assertEquals(0L, redis.sync().llen(q.processingList()));
+        }
+    }
 }

@@ -147,7 +147,7 @@ class FailAndHandBackTest {
                 HandBackFailedException e = assertThrows(HandBackFailedException.class, () -> q.handBack(job));
                 assertEquals("job-c5", e.jobId());
                 assertTrue(e.getMessage().contains("did not complete within 500 ms"), e.getMessage());
-                assertTrue(e.getMessage().contains("the reaper returns it once the lease expires"), e.getMessage());
+                assertTrue(e.getMessage().contains("goes back to the queue at this worker's next fetch once Redis answers again, or by a reaper once the lease expires"), e.getMessage());
                 assertEquals(List.of("job-c5"), redis.lrange(q.processingList(), 0, -1), "still kept by Redis");
                 proxy.mode(TcpProxy.Mode.FORWARD);
             } finally {

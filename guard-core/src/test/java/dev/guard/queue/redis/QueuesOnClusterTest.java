@@ -1,0 +1,173 @@
+package dev.guard.queue.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.guard.testing.Patience;
+import dev.guard.testing.RedisClusterSet;
+import dev.guard.testing.RedisServer;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.sync.RedisAdvancedClusterCommands;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The crash-safe list queue, its reaper and the stream queue on a real Redis Cluster (three
+ * masters with a replica each from the installed redis-server): the keys share the queue's slot,
+ * so BLMOVE and the scripts run, and a dead worker's job comes back on a Cluster too.
+ */
+class QueuesOnClusterTest {
+
+    private static RedisClusterSet cluster;
+    private static RedisClusterClient client;
+    private static StatefulRedisClusterConnection<String, String> connection;
+    private static RedisAdvancedClusterCommands<String, String> redis;
+
+    @BeforeAll
+    static void start() {
+        cluster = RedisClusterSet.builder().build().start();
+        client = RedisClusterClient.create("redis://127.0.0.1:" + cluster.nodes().get(0).port());
+        connection = client.connect();
+        redis = connection.sync();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (connection != null) {
+            connection.close();
+        }
+        if (client != null) {
+            client.shutdown();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    private static String queueName() {
+        return "jobs-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /** The slot a node of the cluster itself computes for {@code key} (not lettuce's). */
+    private static String slotOf(String key) {
+        RedisServer node = cluster.nodes().get(0);
+        return node.command("CLUSTER", "KEYSLOT", key);
+    }
+
+    @Test
+    void everyKeyOfTheQueueIsInTheQueuesSlotAndAJobGoesThroughFetchAndAck() {
+        String queue = queueName();
+        try (CrashSafeListQueue q = CrashSafeListQueue.builder(client, queue).workerId("w1")
+                .pollTimeout(Duration.ofMillis(200)).build()) {
+            assertEquals("{" + queue + "}:processing:w1", q.processingList());
+            assertEquals("{" + queue + "}:lease:w1", q.leaseKey());
+            for (String key : List.of(q.processingList(), q.leaseKey(), "{" + queue + "}:workers", "{" + queue + "}:dead",
+                    "{" + queue + "}:interruptions")) {
+                assertEquals(slotOf(queue), slotOf(key), key);
+            }
+            redis.lpush(queue, "job-1");
+            RedisJob job = fetchWithin(q::fetch);
+            assertEquals("job-1", job.payload());
+            assertEquals(List.of("job-1"), redis.lrange(q.processingList(), 0, -1), "Redis keeps a copy while it runs");
+            q.ack(job);
+            assertEquals(0L, redis.llen(q.processingList()));
+            assertEquals(List.of("w1"), List.copyOf(redis.smembers("{" + queue + "}:workers")));
+        }
+        assertEquals(0L, redis.exists("{" + queue + "}:lease:w1"), "a clean close drops the lease");
+    }
+
+    @Test
+    void aDeadWorkersJobIsReturnedByTheReaperOnTheCluster() {
+        String queue = queueName();
+        redis.lpush(queue, "job-held");
+        CrashSafeListQueue dying = CrashSafeListQueue.builder(client, queue).workerId("dying")
+                .leaseTtl(Duration.ofMillis(300)).pollTimeout(Duration.ofMillis(200)).reapEvery(Duration.ZERO).build();
+        RedisJob held = fetchWithin(dying::fetch);
+        assertEquals("job-held", held.payload());
+        // closing with a job in its processing list leaves the lease to expire, as a SIGKILL would
+        dying.close();
+        assertEquals(List.of("job-held"), redis.lrange("{" + queue + "}:processing:dying", 0, -1));
+        try (CrashSafeListQueue survivor = CrashSafeListQueue.builder(client, queue).workerId("survivor")
+                .pollTimeout(Duration.ofMillis(200)).reapEvery(Duration.ofMillis(100)).build()) {
+            RedisJob again = fetchWithin(survivor::fetch);
+            assertEquals("job-held", again.payload());
+            assertEquals("1", redis.hget("{" + queue + "}:interruptions", "job-held"));
+            assertEquals(0L, redis.exists("{" + queue + "}:processing:dying"));
+            survivor.ack(again);
+        }
+    }
+
+    @Test
+    void handBackAndFailRunTheirScriptsOnTheCluster() throws Exception {
+        String queue = queueName();
+        redis.lpush(queue, "job-a", "job-b");
+        try (CrashSafeListQueue q = CrashSafeListQueue.builder(client, queue).workerId("w")
+                .pollTimeout(Duration.ofMillis(200)).maxInterruptions(3).build()) {
+            RedisJob a = fetchWithin(q::fetch);
+            q.handBack(a);
+            assertEquals("1", redis.hget("{" + queue + "}:interruptions", a.payload()));
+            assertEquals(a.payload(), redis.lindex(queue, -1), "handed back to the consuming end");
+            RedisJob next = fetchWithin(q::fetch);
+            assertEquals(a.payload(), next.payload(), "taken next");
+            q.fail(next, new IllegalStateException("boom"));
+            assertEquals(List.of(a.payload()), redis.lrange("{" + queue + "}:dead", 0, -1));
+            assertEquals(null, redis.hget("{" + queue + "}:interruptions", a.payload()));
+        }
+    }
+
+    @Test
+    void aDeadLetterListInAnotherSlotIsRefusedNamingBothSlots() {
+        String queue = queueName();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> CrashSafeListQueue.builder(client, queue).deadLetter("dead-jobs").build());
+        assertTrue(e.getMessage().contains("dead-letter list 'dead-jobs' is in hash slot " + slotOf("dead-jobs").substring(1)
+                + " but queue '" + queue + "' is in slot " + slotOf(queue).substring(1)), e.getMessage());
+        assertTrue(e.getMessage().contains("'{" + queue + "}:dead'"), e.getMessage());
+        // a name with the queue's hash tag is in its slot
+        try (CrashSafeListQueue q = CrashSafeListQueue.builder(client, queue).deadLetter("{" + queue + "}:parked")
+                .workerId("w").build()) {
+            assertEquals("{" + queue + "}:processing:w", q.processingList());
+        }
+        // a queue that carries a hash tag already keeps its own name as the prefix
+        try (CrashSafeListQueue q = CrashSafeListQueue.builder(client, "{app}:jobs").workerId("w").build()) {
+            assertEquals("{app}:jobs:processing:w", q.processingList());
+        }
+    }
+
+    @Test
+    void theStreamQueueReadsAcksAndDeadLettersOnTheCluster() {
+        String stream = queueName();
+        redis.xadd(stream, Map.of("job", "entry-1"));
+        try (StreamQueue q = StreamQueue.builder(client, stream, "workers").consumer("c1")
+                .pollTimeout(Duration.ofMillis(200)).build()) {
+            RedisJob job = fetchWithin(q::fetch);
+            assertEquals("entry-1", job.payload());
+            q.ack(job);
+            assertEquals(0L, redis.xlen(stream), "acked and deleted");
+            redis.xadd(stream, Map.of("job", "entry-2"));
+            RedisJob second = fetchWithin(q::fetch);
+            q.fail(second, new IllegalStateException("boom"));
+            assertEquals(1L, redis.xlen(stream + ":dead"));
+        }
+    }
+
+    private static RedisJob fetchWithin(Supplier<Optional<RedisJob>> fetch) {
+        long deadline = System.nanoTime() + Patience.WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            Optional<RedisJob> job = fetch.get();
+            if (job.isPresent()) {
+                return job.get();
+            }
+        }
+        throw new AssertionError("no job within " + Patience.WAIT.toSeconds() + " s");
+    }
+}
