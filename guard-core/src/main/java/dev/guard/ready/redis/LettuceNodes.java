@@ -2,6 +2,7 @@ package dev.guard.ready.redis;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -53,112 +55,65 @@ final class LettuceNodes implements AutoCloseable {
 
     /** An exchange with a data node (master, replica, cluster node); {@code uri} carries its credentials. */
     <T> CompletableFuture<T> onData(RedisURI uri, Function<RedisAsyncCommands<String, String>, CompletionStage<T>> exchange) {
-        String key = key(uri);
-        boolean reused;
-        synchronized (lock) {
-            StatefulRedisConnection<String, String> c = data.get(key);
-            reused = c != null && c.isOpen();
-        }
-        CompletableFuture<T> first = dataConnection(uri).thenCompose(c -> exchange.apply(c.async()));
-        CompletableFuture<T> done = !reused ? first : first.exceptionallyCompose(e -> {
-            dropData(key);
-            return dataConnection(uri).thenCompose(c -> exchange.apply(c.async()));
-        });
-        return done.whenComplete((v, e) -> {
-            if (e != null) {
-                dropData(key);
-            }
-        });
+        return on(data, uri, (c, u) -> c.connectAsync(StringCodec.UTF8, u), c -> exchange.apply(c.async()));
     }
 
     /** An exchange with a sentinel. */
     <T> CompletableFuture<T> onSentinel(RedisURI uri,
                                         Function<RedisSentinelAsyncCommands<String, String>, CompletionStage<T>> exchange) {
+        return on(sentinels, uri, (c, u) -> c.connectSentinelAsync(StringCodec.UTF8, u), c -> exchange.apply(c.async()));
+    }
+
+    private <C extends StatefulConnection<String, String>, T> CompletableFuture<T> on(
+            Map<String, C> cache, RedisURI uri, BiFunction<RedisClient, RedisURI, CompletionStage<C>> connect,
+            Function<C, CompletionStage<T>> exchange) {
         String key = key(uri);
         boolean reused;
         synchronized (lock) {
-            StatefulRedisSentinelConnection<String, String> c = sentinels.get(key);
+            C c = cache.get(key);
             reused = c != null && c.isOpen();
         }
-        CompletableFuture<T> first = sentinelConnection(uri).thenCompose(c -> exchange.apply(c.async()));
+        CompletableFuture<T> first = connection(cache, uri, connect).thenCompose(exchange);
         CompletableFuture<T> done = !reused ? first : first.exceptionallyCompose(e -> {
-            dropSentinel(key);
-            return sentinelConnection(uri).thenCompose(c -> exchange.apply(c.async()));
+            drop(cache, key);
+            return connection(cache, uri, connect).thenCompose(exchange);
         });
         return done.whenComplete((v, e) -> {
             if (e != null) {
-                dropSentinel(key);
+                drop(cache, key);
             }
         });
     }
 
-    private CompletableFuture<StatefulRedisConnection<String, String>> dataConnection(RedisURI uri) {
+    private <C extends StatefulConnection<String, String>> CompletableFuture<C> connection(
+            Map<String, C> cache, RedisURI uri, BiFunction<RedisClient, RedisURI, CompletionStage<C>> connect) {
         String key = key(uri);
         RedisClient c;
         synchronized (lock) {
-            StatefulRedisConnection<String, String> open = data.get(key);
+            C open = cache.get(key);
             if (open != null && open.isOpen()) {
                 return CompletableFuture.completedFuture(open);
             }
-            dropData(key);
+            drop(cache, key);
             c = client;
-        }
-        RedisURI u = withTimeout(uri);
-        return c.connectAsync(StringCodec.UTF8, u).toCompletableFuture().thenApply(conn -> {
-            synchronized (lock) {
-                StatefulRedisConnection<String, String> old = data.put(key, conn);
-                if (old != null && old != conn) {
-                    old.closeAsync();
-                }
-            }
-            return conn;
-        });
-    }
-
-    private CompletableFuture<StatefulRedisSentinelConnection<String, String>> sentinelConnection(RedisURI uri) {
-        String key = key(uri);
-        RedisClient c;
-        synchronized (lock) {
-            StatefulRedisSentinelConnection<String, String> open = sentinels.get(key);
-            if (open != null && open.isOpen()) {
-                return CompletableFuture.completedFuture(open);
-            }
-            dropSentinel(key);
-            c = client;
-        }
-        RedisURI u = withTimeout(uri);
-        return c.connectSentinelAsync(StringCodec.UTF8, u).toCompletableFuture().thenApply(conn -> {
-            synchronized (lock) {
-                StatefulRedisSentinelConnection<String, String> old = sentinels.put(key, conn);
-                if (old != null && old != conn) {
-                    old.closeAsync();
-                }
-            }
-            return conn;
-        });
-    }
-
-    private RedisURI withTimeout(RedisURI uri) {
-        synchronized (lock) {
             if (clientTimeout != null) {
                 uri.setTimeout(clientTimeout);
             }
         }
-        return uri;
-    }
-
-    private void dropData(String key) {
-        synchronized (lock) {
-            StatefulRedisConnection<String, String> c = data.remove(key);
-            if (c != null) {
-                quietly(c::closeAsync);
+        return connect.apply(c, uri).toCompletableFuture().thenApply(conn -> {
+            synchronized (lock) {
+                C old = cache.put(key, conn);
+                if (old != null && old != conn) {
+                    old.closeAsync();
+                }
             }
-        }
+            return conn;
+        });
     }
 
-    private void dropSentinel(String key) {
+    private <C extends StatefulConnection<String, String>> void drop(Map<String, C> cache, String key) {
         synchronized (lock) {
-            StatefulRedisSentinelConnection<String, String> c = sentinels.remove(key);
+            C c = cache.remove(key);
             if (c != null) {
                 quietly(c::closeAsync);
             }
@@ -170,7 +125,7 @@ final class LettuceNodes implements AutoCloseable {
         synchronized (lock) {
             for (String key : new ArrayList<>(data.keySet())) {
                 if (!keep.contains(key)) {
-                    dropData(key);
+                    drop(data, key);
                 }
             }
         }
@@ -223,8 +178,8 @@ final class LettuceNodes implements AutoCloseable {
     @Override
     public void close() {
         synchronized (lock) {
-            new ArrayList<>(data.keySet()).forEach(this::dropData);
-            new ArrayList<>(sentinels.keySet()).forEach(this::dropSentinel);
+            new ArrayList<>(data.keySet()).forEach(k -> drop(data, k));
+            new ArrayList<>(sentinels.keySet()).forEach(k -> drop(sentinels, k));
             try {
                 if (client != null) {
                     client.shutdown(0, 200, TimeUnit.MILLISECONDS);
