@@ -69,8 +69,9 @@ public final class Probes {
             if (kind.equals("http")) {
                 return HttpProbe.of(trimmed);
             }
-            // a fragment names the Sentinel master (redis-sentinel://s1,s2#mymaster); the query may come before it
-            int hash = trimmed.indexOf('#');
+            // a fragment names the Sentinel master (redis-sentinel://s1,s2#mymaster); the query may come before it.
+            // Other kinds keep a '#' where it is: a raw one in a password is reported as such by the URL parser
+            int hash = kind.equals("redis") && trimmed.lastIndexOf('@') < trimmed.indexOf('#') ? trimmed.indexOf('#') : -1;
             String fragment = hash < 0 ? "" : trimmed.substring(hash);
             String beforeFragment = hash < 0 ? trimmed : trimmed.substring(0, hash);
             int q = beforeFragment.indexOf('?');
@@ -151,10 +152,11 @@ public final class Probes {
                 default -> throw new IllegalStateException("unreachable: " + kind);
             }
         } catch (IllegalArgumentException e) {
-            return new ConfigProbe(kind, targetOf(trimmed), "malformed " + kind + " target '" + shown + "': "
+            String probeKind = scheme.endsWith("-sentinel") ? "redis-sentinel" : kind;
+            return new ConfigProbe(probeKind, targetOf(trimmed), "malformed " + probeKind + " target '" + shown + "': "
                     + e.getMessage());
         } catch (IllegalStateException e) {
-            return new ConfigProbe(kind, targetOf(trimmed), e.getMessage());
+            return new ConfigProbe(scheme.endsWith("-sentinel") ? "redis-sentinel" : kind, targetOf(trimmed), e.getMessage());
         }
     }
 

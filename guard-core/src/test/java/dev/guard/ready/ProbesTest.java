@@ -75,6 +75,8 @@ class ProbesTest {
         "reddis://r:6379       | reddis  | unknown scheme in 'reddis://r:6379': expected one of redis, rediss, redis-sentinel, rediss-sentinel, amqp, amqps, nats, tls, kafka, tcp, http, https; did you mean redis? (e.g. redis://redis:6379)",
         "redis://r:99999       | redis   | malformed redis target 'redis://r:99999': malformed Redis URL 'redis://r:99999': port 99999 in 'redis://r:99999' is out of range 1-65535",
         "amqp://u:p/w@r/vh     | amqp    | malformed amqp target 'amqp://u:****@r/vh': malformed AMQP URL 'amqp://u:****@r/vh': the user info of 'amqp://u:****@r/vh' holds a raw '/', '?' or '#' (in the password?): percent-encode them as %2F, %3F and %23, or every client will read a wrong host",
+        "redis://:p#w@r:6379   | redis   | malformed redis target 'redis://:****@r:6379': malformed Redis URL 'redis://:****@r:6379': the user info of 'redis://:****@r:6379' holds a raw '/', '?' or '#' (in the password?): percent-encode them as %2F, %3F and %23, or every client will read a wrong host",
+        "redis-sentinel://s1,s2 | redis-sentinel | malformed redis-sentinel target 'redis-sentinel://s1,s2': Redis Sentinel URL 'redis-sentinel://s1,s2' names no master: add '#' and the name the sentinels monitor it by (redis-sentinel://host:26379[,host:26379][/db]#master-name)",
         "nats://a:4222,        | nats    | malformed nats target 'nats://a:4222,': malformed NATS URL 'nats://a:4222,': entry 2 of 'nats://a:4222,' is empty (stray comma?)",
     })
     void badUrlsGiveAConfigProbeThatSaysWhatIsWrong(String url, String kind, String message) {

@@ -25,7 +25,7 @@ import java.util.stream.Collectors;
 public final class RedisClusterProbe extends ClientBoundProbe {
 
     static final String KIND = "redis-cluster";
-    static final String FORM = "redis://[user:password@]host:port[,host:port]?cluster=true";
+    static final String FORM = "redis://host:port[,host:port]?cluster=true";
 
     RedisClusterProbe(Builder b) {
         super(KIND, new LettuceClusterProbe(b));

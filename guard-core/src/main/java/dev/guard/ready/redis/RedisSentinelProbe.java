@@ -24,7 +24,7 @@ import java.util.stream.Collectors;
 public final class RedisSentinelProbe extends ClientBoundProbe {
 
     static final String KIND = "redis-sentinel";
-    static final String FORM = "redis-sentinel://[user:password@]host:26379[,host:26379][/db]#master-name";
+    static final String FORM = "redis-sentinel://host:26379[,host:26379][/db]#master-name";
 
     private final String masterName;
 
