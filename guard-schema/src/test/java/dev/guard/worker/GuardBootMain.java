@@ -29,6 +29,7 @@ public final class GuardBootMain {
                 .pollTimeout(Duration.ofMillis(200)).build();
              RedisListDeadLetters dead = RedisListDeadLetters.connect(guard.env("REDIS_URL"), guard.env("QUEUE") + ":dead")) {
             exit = guard.run(jobs, RedisJob::payload, dead, (job, drain) -> {
+                System.out.println("job " + job.object().getString("job_id") + " started");
                 for (long t = 0; t < jobMillis; t += 50) {
                     drain.checkpoint();
                     Thread.sleep(50);
