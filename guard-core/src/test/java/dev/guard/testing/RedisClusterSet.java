@@ -242,8 +242,9 @@ public final class RedisClusterSet implements AutoCloseable {
 
     /** The master that serves {@code key}'s slot now ({@code CLUSTER KEYSLOT} and the slot ranges of {@code CLUSTER NODES}). */
     public RedisServer masterOf(String key) {
-        int slot = Integer.parseInt(table().isEmpty() ? "-1" : firstRunning().command("CLUSTER", "KEYSLOT", key).substring(1));
-        for (String line : table().split("\n")) {
+        int slot = Integer.parseInt(firstRunning().command("CLUSTER", "KEYSLOT", key).substring(1));
+        String table = table();
+        for (String line : table.split("\n")) {
             String[] f = line.split(" ");
             if (f.length < 9 || !List.of(f[2].split(",")).contains("master") || f[2].contains("fail")) {
                 continue;
@@ -260,7 +261,7 @@ public final class RedisClusterSet implements AutoCloseable {
                 }
             }
         }
-        throw new IllegalStateException("no live master serves slot " + slot + " of '" + key + "':\n" + table());
+        throw new IllegalStateException("no live master serves slot " + slot + " of '" + key + "':\n" + table);
     }
 
     private RedisServer firstRunning() {

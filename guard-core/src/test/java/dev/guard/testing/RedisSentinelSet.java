@@ -132,7 +132,7 @@ public final class RedisSentinelSet implements AutoCloseable {
             views = views();
             boolean all = sentinels.stream().filter(Sentinel::isRunning)
                     .allMatch(s -> s.call("SENTINEL", "get-master-addr-by-name", masterName).endsWith("\n" + port));
-            String role = Resp.text(HOST, port, "ROLE");
+            String role = Resp.text(HOST, port, null, "ROLE");
             if (all && role.startsWith("master")) {
                 return;
             }
@@ -280,7 +280,7 @@ public final class RedisSentinelSet implements AutoCloseable {
         }
 
         String call(String... command) {
-            return Resp.text(HOST, port, command);
+            return Resp.text(HOST, port, null, command);
         }
 
         void kill() {

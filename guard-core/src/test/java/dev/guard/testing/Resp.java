@@ -42,10 +42,10 @@ final class Resp {
         }
     }
 
-    /** {@link #call} without a password, never throwing: {@code "no connection: ..."} when nothing answers. */
-    static String text(String host, int port, String... command) {
+    /** {@link #call} (AUTH first when {@code password} is not null), never throwing: {@code "no connection: ..."} when nothing answers. */
+    static String text(String host, int port, String password, String... command) {
         try {
-            return call(host, port, null, 5000, command);
+            return call(host, port, password, 5000, command);
         } catch (IOException e) {
             return "no connection: " + e;
         }

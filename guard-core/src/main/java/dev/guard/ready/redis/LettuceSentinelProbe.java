@@ -110,7 +110,7 @@ final class LettuceSentinelProbe implements Probe {
         }
         String master = distinct.get(0);
         String agree = views.size() + " of " + total + " sentinels";
-        RedisURI masterUri = masterUri(views.values().iterator().next());
+        RedisURI masterUri = masterUri(master);
         if (!sentinelsLoopback && HostVerdict.of(masterUri.getHost()) == HostVerdict.LOOPBACK) {
             found.add(new ProbeResult.Node("master", master, ProbeState.ANNOUNCED, "a loopback address, announced by Sentinel"));
             return result(ProbeState.ANNOUNCED, "the sentinels (reached at " + sentinelUris.stream().map(LettuceNodes::key)

@@ -81,91 +81,89 @@ class FailoverRunTest {
     private static final String QUEUE = "failover-jobs";
 
     private void run(Topology topology) throws Exception {
-        {
-            String queue = QUEUE;
-            AbstractRedisClient client = topology.client();
-            ListKeys keys = new ListKeys(queue, null, topology.cluster());
-            Map<String, Integer> processed = new ConcurrentHashMap<>();
-            Set<String> confirmed = ConcurrentHashMap.newKeySet();
-            AtomicInteger retriedPushes = new AtomicInteger();
-            AtomicInteger consumerErrors = new AtomicInteger();
-            AtomicLong killedAt = new AtomicLong();
-            AtomicLong firstAfterKill = new AtomicLong();
-            AtomicBoolean stop = new AtomicBoolean();
-            List<Thread> threads = new ArrayList<>();
-            try {
-                for (int c = 0; c < 2; c++) {
-                    String id = "c" + c;
-                    Thread t = new Thread(() -> consume(client, queue, id, processed, consumerErrors, killedAt,
-                            firstAfterKill, stop), "consumer-" + id);
-                    threads.add(t);
-                    t.start();
-                }
-                Thread producer = new Thread(() -> produce(client, queue, confirmed, retriedPushes), "producer");
-                producer.start();
-                // kill the master once a third of the jobs ran: pushes, moves and acks are all in flight
-                long deadline = System.nanoTime() + Patience.WAIT.toNanos();
-                while (processed.size() < JOBS / 3 && System.nanoTime() < deadline) {
-                    Thread.sleep(5);
-                }
-                assertTrue(processed.size() >= JOBS / 3, "jobs ran before the kill: " + processed.size());
-                int processedBeforeKill = processed.size();
-                topology.kill().run();
-                killedAt.set(System.nanoTime());
-                topology.awaitPromoted().run();
-                long promoted = System.nanoTime();
-                producer.join(Patience.WAIT.toMillis());
-                assertTrue(!producer.isAlive(), "the producer pushed every job after the failover");
+        String queue = QUEUE;
+        AbstractRedisClient client = topology.client();
+        ListKeys keys = new ListKeys(queue, null, topology.cluster());
+        Map<String, Integer> processed = new ConcurrentHashMap<>();
+        Set<String> confirmed = ConcurrentHashMap.newKeySet();
+        AtomicInteger retriedPushes = new AtomicInteger();
+        AtomicInteger consumerErrors = new AtomicInteger();
+        AtomicLong killedAt = new AtomicLong();
+        AtomicLong firstAfterKill = new AtomicLong();
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Thread> threads = new ArrayList<>();
+        try {
+            for (int c = 0; c < 2; c++) {
+                String id = "c" + c;
+                Thread t = new Thread(() -> consume(client, queue, id, processed, consumerErrors, killedAt,
+                        firstAfterKill, stop), "consumer-" + id);
+                threads.add(t);
+                t.start();
+            }
+            Thread producer = new Thread(() -> produce(client, queue, confirmed, retriedPushes), "producer");
+            producer.start();
+            // kill the master once a third of the jobs ran: pushes, moves and acks are all in flight
+            long deadline = System.nanoTime() + Patience.WAIT.toNanos();
+            while (processed.size() < JOBS / 3 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertTrue(processed.size() >= JOBS / 3, "jobs ran before the kill: " + processed.size());
+            int processedBeforeKill = processed.size();
+            topology.kill().run();
+            killedAt.set(System.nanoTime());
+            topology.awaitPromoted().run();
+            long promoted = System.nanoTime();
+            producer.join(Patience.WAIT.toMillis());
+            assertTrue(!producer.isAlive(), "the producer pushed every job after the failover");
 
-                // done when Redis holds nothing more to do for 3 s in a row (the reapers return stranded jobs)
-                try (RedisLink redis = RedisLink.open(client)) {
-                    long quietSince = System.nanoTime();
-                    while (System.nanoTime() < deadline + Patience.WAIT.toNanos()) {
-                        if (pending(redis, keys) != 0) {
-                            quietSince = System.nanoTime();
-                        } else if (System.nanoTime() - quietSince > Duration.ofSeconds(3).toNanos()) {
-                            break;
-                        }
-                        Thread.sleep(50);
+            // done when Redis holds nothing more to do for 3 s in a row (the reapers return stranded jobs)
+            try (RedisLink redis = RedisLink.open(client)) {
+                long quietSince = System.nanoTime();
+                while (System.nanoTime() < deadline + Patience.WAIT.toNanos()) {
+                    if (pending(redis, keys) != 0) {
+                        quietSince = System.nanoTime();
+                    } else if (System.nanoTime() - quietSince > Duration.ofSeconds(3).toNanos()) {
+                        break;
                     }
-                    stop.set(true);
-                    for (Thread t : threads) {
-                        t.join(Patience.PROCESS.toMillis());
-                    }
-                    List<String> dead = redis.sync().lrange(keys.dead, 0, -1);
-                    long left = pending(redis, keys);
-
-                    Set<String> lost = new HashSet<>(confirmed);
-                    lost.removeAll(processed.keySet());
-                    lost.removeAll(dead);
-                    long twice = processed.values().stream().filter(n -> n > 1).count();
-                    long extraRuns = processed.values().stream().mapToLong(n -> n - 1).sum();
-                    // every confirmed job is processed, dead-lettered, or lost: nothing is left unaccounted
-                    assertEquals(0L, left, "nothing left in the queue or the processing lists");
-                    assertEquals(JOBS, confirmed.size(), "every push was confirmed, retried after the failover if need be");
-                    assertEquals(confirmed.size(), processed.keySet().stream().filter(confirmed::contains).count()
-                            + dead.stream().filter(d -> confirmed.contains(d) && !processed.containsKey(d)).count() + lost.size());
-                    assertTrue(firstAfterKill.get() > 0, "a job ran after the failover");
-                    assertTrue(processed.size() > processedBeforeKill, "the queue kept working after the failover");
-                    try (Probe probe = Probes.forUrl(topology.probeUrl())) {
-                        ProbeResult after = probe.check(Patience.REPLY);
-                        assertEquals(ProbeState.READY, after.state(), after.toString());
-                        assertTrue(after.detail().contains(topology.newMaster()), after.detail());
-                    }
-                    System.out.println("[failover] " + topology.name() + " run: " + JOBS + " jobs, 2 consumers (crash-safe list, lease 3 s),"
-                            + " master SIGKILLed after " + processedBeforeKill + " processed; replica promoted "
-                            + (promoted - killedAt.get()) / 1_000_000 + " ms after the kill; first job after the kill "
-                            + (firstAfterKill.get() - killedAt.get()) / 1_000_000 + " ms; lost " + lost.size() + ", run twice "
-                            + twice + " (" + extraRuns + " extra runs), dead-lettered " + dead.size() + ", pushes retried "
-                            + retriedPushes.get() + ", consumer errors " + consumerErrors.get());
+                    Thread.sleep(50);
                 }
-            } finally {
                 stop.set(true);
                 for (Thread t : threads) {
                     t.join(Patience.PROCESS.toMillis());
                 }
-                client.shutdown();
+                List<String> dead = redis.sync().lrange(keys.dead, 0, -1);
+                long left = pending(redis, keys);
+
+                Set<String> lost = new HashSet<>(confirmed);
+                lost.removeAll(processed.keySet());
+                lost.removeAll(dead);
+                long twice = processed.values().stream().filter(n -> n > 1).count();
+                long extraRuns = processed.values().stream().mapToLong(n -> n - 1).sum();
+                // every confirmed job is processed, dead-lettered, or lost: nothing is left unaccounted
+                assertEquals(0L, left, "nothing left in the queue or the processing lists");
+                assertEquals(JOBS, confirmed.size(), "every push was confirmed, retried after the failover if need be");
+                assertEquals(confirmed.size(), processed.keySet().stream().filter(confirmed::contains).count()
+                        + dead.stream().filter(d -> confirmed.contains(d) && !processed.containsKey(d)).count() + lost.size());
+                assertTrue(firstAfterKill.get() > 0, "a job ran after the failover");
+                assertTrue(processed.size() > processedBeforeKill, "the queue kept working after the failover");
+                try (Probe probe = Probes.forUrl(topology.probeUrl())) {
+                    ProbeResult after = probe.check(Patience.REPLY);
+                    assertEquals(ProbeState.READY, after.state(), after.toString());
+                    assertTrue(after.detail().contains(topology.newMaster()), after.detail());
+                }
+                System.out.println("[failover] " + topology.name() + " run: " + JOBS + " jobs, 2 consumers (crash-safe list, lease 3 s),"
+                        + " master SIGKILLed after " + processedBeforeKill + " processed; replica promoted "
+                        + (promoted - killedAt.get()) / 1_000_000 + " ms after the kill; first job after the kill "
+                        + (firstAfterKill.get() - killedAt.get()) / 1_000_000 + " ms; lost " + lost.size() + ", run twice "
+                        + twice + " (" + extraRuns + " extra runs), dead-lettered " + dead.size() + ", pushes retried "
+                        + retriedPushes.get() + ", consumer errors " + consumerErrors.get());
             }
+        } finally {
+            stop.set(true);
+            for (Thread t : threads) {
+                t.join(Patience.PROCESS.toMillis());
+            }
+            client.shutdown();
         }
     }
 
