@@ -19,6 +19,8 @@ enum Category {
     LOADING("loading"),
     /** The broker refused the credentials. */
     AUTH("auth"),
+    /** A Sentinel or Cluster topology answered elsewhere: READONLY (a replica), MOVED/ASK (another node). */
+    TOPOLOGY("topology"),
     /** An error that names no host and follows no boot line. */
     NO_HOST("no-host");
 
@@ -38,6 +40,9 @@ enum Category {
         }
         if (type == Signal.Type.AUTH) {
             return AUTH;
+        }
+        if (type == Signal.Type.READONLY || type == Signal.Type.REDIRECT) {
+            return TOPOLOGY;
         }
         if (host == null) {
             return type == Signal.Type.TIMEOUT ? TIMEOUT : NO_HOST;

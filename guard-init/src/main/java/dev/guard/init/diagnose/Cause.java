@@ -27,10 +27,30 @@ public enum Cause {
                     + "it on a real readiness check (Compose: condition: service_healthy with "
                     + "'redis-cli ping | grep -q PONG'; Kubernetes: a 'guard-init wait' initContainer) and "
                     + "retry with backoff to a deadline. Not a sleep."),
+    FAILOVER("failover", Stage.CONNECTIVITY,
+            "The Redis master failed and a replica took over (Sentinel's +switch-master, a Cluster replica's "
+                    + "'Failover election won'); the worker's errors lasted through it. Find why the master died (its "
+                    + "log, OOMKilled, the node). Replication is asynchronous: writes the old master acknowledged just "
+                    + "before it died can be gone and a job taken but not acknowledged can run again, so reconcile "
+                    + "received against processed (guard's ledger, a crash-safe queue). To shorten the window: a "
+                    + "Sentinel URL or cluster topology refresh, and a command timeout."),
     ENV_DRIFT("env-drift", Stage.CONFIG,
             "The worker never got the right URL or credentials and fell back to a default. Use one "
                     + "variable name on both sides (e.g. REDIS_URL), drop the localhost fallback, and run "
                     + "'guard-init check-env' at boot so a missing or loopback value fails fast."),
+    ANNOUNCED_ADDRESS("announced-address", Stage.CONFIG,
+            "The URL the worker resolved at boot is right; the address it then failed on was announced to it: "
+                    + "by Sentinel (a 'sentinel monitor' with 127.0.0.1, a replica's replica-announce-ip), by a "
+                    + "Cluster (nodes created or announced with 127.0.0.1, cluster-announce-ip) or by Kafka "
+                    + "(advertised.listeners). Inside the worker's container that address is the container itself. "
+                    + "Fix what the topology announces (an address every client can reach), not the worker's URL; "
+                    + "'guard-init wait' on the Sentinel or Cluster URL fails at once with state 'announced'."),
+    TOPOLOGY_NOT_FOLLOWED("topology-not-followed", Stage.CONFIG,
+            "The worker talks to one Redis node while Sentinel or a Cluster decides where the data is: READONLY "
+                    + "means it writes to a replica (pinned to a node a failover demoted), MOVED/ASK that a client "
+                    + "without cluster mode talks to a Cluster, errors naming the old master after a failover that "
+                    + "it never asks Sentinel. Connect through Sentinel (redis-sentinel://...#master) or with the "
+                    + "client's cluster mode, not to one node's address."),
     PERMISSION("permission", Stage.CONFIG,
             "A write was denied. Check the volume mount the named path is on, its owner against the "
                     + "container user (runAsUser/fsGroup) and readOnlyRootFilesystem."),

@@ -30,7 +30,9 @@ final class ChainWindow {
             this.s = s;
             this.g = g;
             this.at = at;
-            this.unnamed = s.type().connectionError() && s.host() == null;
+            // a topology's one-line answer (READONLY, CLUSTERDOWN) is an attempt of its own, never part of another
+            this.unnamed = s.type().connectionError() && s.host() == null && s.type() != Signal.Type.READONLY
+                    && s.type() != Signal.Type.CLUSTER_DOWN;
         }
 
         boolean named() {

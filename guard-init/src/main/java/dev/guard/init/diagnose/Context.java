@@ -8,8 +8,8 @@ import java.util.Map;
 
 /**
  * What the dependencies' own logs and status say, for every group's rules: when the last one was
- * ready, whether one was killed (mid-load), with the lines that show it; and what the backend
- * enqueued.
+ * ready, whether one was killed (mid-load), with the lines that show it; what Sentinel or a
+ * Cluster announced and when it failed over; and what the backend enqueued.
  */
 final class Context {
     final Endpoints endpoints;
@@ -18,6 +18,14 @@ final class Context {
     /** Per dependency group, the lines that show it was killed or restarted. */
     final Map<String, List<Evidence>> kills = new LinkedHashMap<>();
     final List<Signal> enqueued = new ArrayList<>();
+    /** True when a sentinel's or Cluster node's log was captured. */
+    boolean topology;
+    /** Addresses Sentinel gave clients as the master ({@code host:port} to the line that says so). */
+    final Map<String, Signal> announced = new LinkedHashMap<>();
+    /** Failovers: Sentinel's +switch-master, a Cluster replica's won election. */
+    final List<Signal> failovers = new ArrayList<>();
+    private final Map<String, List<Evidence>> topologyEvidence = new LinkedHashMap<>();
+    private final java.util.Set<String> evidenced = new java.util.HashSet<>();
 
     Context(Endpoints endpoints) {
         this.endpoints = endpoints;
@@ -31,6 +39,55 @@ final class Context {
         List<Evidence> all = new ArrayList<>();
         kills.values().forEach(all::addAll);
         return all;
+    }
+
+    void announce(String group, Signal s, String why) {
+        if (announced.putIfAbsent(s.target(), s) == null) {
+            topologyEvidence(group, s, why);
+        }
+    }
+
+    void failover(String group, Signal s, String why) {
+        failovers.add(s);
+        topologyEvidence(group, s, why);
+    }
+
+    void clusterFail(String group, Signal s) {
+        topologyEvidence(group, s, "the Cluster stopped serving: slots without a live master (CLUSTERDOWN to clients)");
+    }
+
+    void masterDown(String group, Signal s) {
+        topologyEvidence(group, s, "Sentinel sees master " + s.detail() + " at " + s.target() + " down");
+    }
+
+    /** The first line of each kind a dependency group's topology events showed. */
+    List<Evidence> topologyEvidence(String group) {
+        return topologyEvidence.getOrDefault(group, List.of());
+    }
+
+    private void topologyEvidence(String group, Signal s, String why) {
+        List<Evidence> l = topologyEvidence.computeIfAbsent(group, k -> new ArrayList<>());
+        if (evidenced.add(group + " " + s.type() + " " + s.target()) && l.size() < Verdict.EVIDENCE) {
+            l.add(Verdict.ev(s, why));
+        }
+    }
+
+    /** The failover nearest to these errors' time (within a minute of them), or any when untimed; null when none. */
+    Signal failoverNear(Instant first, Instant last) {
+        Signal best = null;
+        for (Signal f : failovers) {
+            Instant t = f.line().time();
+            if (t == null || first == null || last == null) {
+                return f;
+            }
+            if (!t.isBefore(first.minusSeconds(60)) && !t.isAfter(last.plusSeconds(60))) {
+                if (best == null || Math.abs(t.toEpochMilli() - first.toEpochMilli())
+                        < Math.abs(best.line().time().toEpochMilli() - first.toEpochMilli())) {
+                    best = f;
+                }
+            }
+        }
+        return best;
     }
 
     void kill(String group, Evidence e) {

@@ -43,6 +43,11 @@ final class DependencyRule {
                         c.dependencyReady = t;
                     }
                 }
+                case SENTINEL_MODE -> {
+                    // a sentinel has no dataset: it never logs "Ready to accept connections", nor needs to
+                    lastStart = null;
+                    loading = false;
+                }
                 case SERVER_LOADING -> loading = true;
                 case SERVER_LOADED -> loading = false;
                 case SERVER_SHUTDOWN_DURING_LOADING -> {
@@ -58,12 +63,36 @@ final class DependencyRule {
                 default -> { }
             }
         }
+        topology(g, c);
         for (Signal s : g.sampleInOrder(Signal.Type.OOM_KILLED, Signal.Type.EXIT_137, Signal.Type.PROBE_KILL)) {
             c.kill(g.name, Verdict.ev(s, switch (s.type()) {
                 case OOM_KILLED -> g.name + " was OOMKilled: it needs more memory";
                 case EXIT_137 -> g.name + " was killed (exit 137, SIGKILL)";
                 default -> g.name + " failed a probe that restarts it";
             }));
+        }
+    }
+
+    /** What a sentinel's or Cluster node's log says: the addresses announced, failovers, the cluster failing. */
+    private static void topology(Group g, Context c) {
+        for (Signal s : g.sampleInOrder(Signal.Type.SENTINEL_MONITOR, Signal.Type.SWITCH_MASTER, Signal.Type.SENTINEL_MODE,
+                Signal.Type.CLUSTER_OK, Signal.Type.CLUSTER_FAIL, Signal.Type.CLUSTER_FAILOVER, Signal.Type.MASTER_DOWN,
+                Signal.Type.NODE_FAILING)) {
+            c.topology = true;
+            switch (s.type()) {
+                case SENTINEL_MONITOR -> c.announce(g.name, s, "Sentinel monitors master " + s.detail() + " at " + s.target()
+                        + " and gives clients that address");
+                case SWITCH_MASTER -> {
+                    c.announce(g.name, s, "Sentinel now gives clients " + s.target() + " as the master");
+                    c.failover(g.name, s, "Sentinel switched master " + s.detail().replace(" ", " from ") + " to "
+                            + s.target() + ": a failover");
+                }
+                case CLUSTER_FAILOVER -> c.failover(g.name, s, "a Cluster replica won the failover election and "
+                        + "took over its failed master's slots");
+                case CLUSTER_FAIL -> c.clusterFail(g.name, s);
+                case MASTER_DOWN -> c.masterDown(g.name, s);
+                default -> { }
+            }
         }
     }
 
@@ -81,6 +110,11 @@ final class DependencyRule {
         if (!evs.isEmpty()) {
             causes.add(Cause.OOM_OR_PROBE_KILL.id());
             reasons.add(g.name + " was killed or restarted mid-load");
+        }
+        for (Evidence e : c.topologyEvidence(g.name)) {
+            if (evs.size() < Verdict.EVIDENCE && evs.stream().noneMatch(x -> x.at().equals(e.at()))) {
+                evs.add(e);
+            }
         }
         for (Timeline.Run r : g.timeline.runs()) {
             if (!(r.key instanceof Signal.Type type)) {

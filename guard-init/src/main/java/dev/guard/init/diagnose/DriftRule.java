@@ -11,7 +11,30 @@ import java.util.TreeSet;
 final class DriftRule implements CauseRule {
     @Override
     public void apply(Facts f, Verdict v) {
-        List<Targets.Target> drift = f.targets.of(Category.LOOPBACK, Category.NOT_AN_ENDPOINT);
+        List<Targets.Target> drift = new java.util.ArrayList<>();
+        List<Targets.Target> announced = new java.util.ArrayList<>();
+        for (Targets.Target t : f.targets.of(Category.LOOPBACK, Category.NOT_AN_ENDPOINT)) {
+            (announced(f, t) != null ? announced : drift).add(t);
+        }
+        if (!announced.isEmpty()) {
+            Span s = Targets.span(announced);
+            Set<String> named = new TreeSet<>();
+            announced.forEach(t -> named.add(t.label()));
+            v.add(Cause.ANNOUNCED_ADDRESS, s.count + " connection error lines name " + String.join(", ", named)
+                    + ", an address the worker did not configure: the URL it resolved at boot names "
+                    + f.boot().target() + ", and " + announced(f, announced.get(0)) + ". Sentinel or the Cluster "
+                    + "announces an address this worker cannot reach: fix what it announces, not the worker's URL");
+            v.evidence(f.boot(), "the URL the worker resolved at boot");
+            Signal said = f.context.announced.get(announced.get(0).label());
+            if (said != null) {
+                v.evidence(said, "where the topology announces " + said.target());
+            } else if (f.group.topologyHint != null) {
+                v.evidence(new Evidence(f.group.topologyHint.where(), "the client speaks to Sentinel or a Cluster",
+                        dev.guard.config.Redaction.maskText(f.group.topologyHint.text().strip())));
+            }
+            v.evidence(s.first(f.group).s(), "first error naming the announced " + name(s.first(f.group).s(), announced));
+            v.evidence(s.last(f.group).s(), "last error naming the announced " + name(s.last(f.group).s(), announced));
+        }
         if (!drift.isEmpty()) {
             Span s = Targets.span(drift);
             Set<String> named = new TreeSet<>();
@@ -37,6 +60,28 @@ final class DriftRule implements CauseRule {
                     ? "a setting" : violations.get(0).detail()));
             v.evidence(violations.get(0), "config guard violation");
         }
+    }
+
+    /**
+     * Why this loopback or unknown target was announced to the worker rather than configured: a
+     * sentinel's log gives clients exactly that address, or the worker's boot URL names another,
+     * reachable host while its client discovers the nodes (Sentinel, a Cluster). Null when it was not.
+     */
+    static String announced(Facts f, Targets.Target t) {
+        Signal boot = f.boot();
+        if (boot == null || boot.host() == null || Hosts.isLoopback(boot.host()) || t.label().endsWith("(from boot line)")) {
+            return null;
+        }
+        Signal said = f.context.announced.get(t.label());
+        if (said != null) {
+            return "a sentinel announces " + t.label() + " as the master (" + said.line().where() + ")";
+        }
+        String discovery = f.discovery();
+        boolean other = t.keys().stream().noneMatch(k -> boot.host().equals(k.host()));
+        if (discovery != null && other) {
+            return "the client learns node addresses from the topology: " + discovery;
+        }
+        return null;
     }
 
     /** The target an error counts under: its own host, or the boot line's. */

@@ -33,11 +33,33 @@ abstract class ErrorsThatStop implements CauseRule {
         v.evidence(s.last(f.group).s(), "last " + name);
         String stop = f.stopped(s, keys, useDependencyReady);
         if (stop != null) {
-            v.add(Cause.STARTUP_RACE, race(s, ts) + ": " + stop);
+            String failover = failover(f, v, s);
+            v.add(failover != null ? Cause.FAILOVER : Cause.STARTUP_RACE, race(s, ts) + ": " + stop
+                    + (failover != null ? "; " + failover : ""));
             f.successEvidence(v, keys);
         } else {
             neverStop(f, v, s, ts);
         }
+    }
+
+    /**
+     * Why errors that stopped are a failover, not the race: a failover logged by Sentinel or a
+     * Cluster node around them, or errors that began mid-run on a Sentinel or Cluster target;
+     * null when neither.
+     */
+    static String failover(Facts f, Verdict v, Span s) {
+        Signal fo = f.failoverDuring(s);
+        if (fo != null) {
+            v.evidence(fo, Facts.failoverWhy(fo));
+            return "they came with the failover at " + fo.line().where() + " (" + Facts.failoverWhy(fo) + ")";
+        }
+        String discovery = f.discovery();
+        if (discovery != null && f.midRun(s)) {
+            return "they began after jobs had been processed, on a Sentinel or Cluster target (" + discovery
+                    + "): most likely a failover; capture the sentinels' or nodes' logs to see it (+switch-master, "
+                    + "'Failover election won')";
+        }
+        return null;
     }
 
     /** The race's reason, before ": how they stopped". */

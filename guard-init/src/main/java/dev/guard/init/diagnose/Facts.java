@@ -15,6 +15,55 @@ final class Facts {
         this.context = context;
     }
 
+    /** The URL the worker resolved at boot; null when it logged none. */
+    Signal boot() {
+        return group.firstBoot == null ? null : group.firstBoot.s();
+    }
+
+    /**
+     * Why the addresses this group connects to may come from a topology rather than its own URL
+     * (a Sentinel URL, a cluster flag, a client that names Sentinel or a Cluster, a sentinel's or
+     * node's log captured); null when nothing says so.
+     */
+    String discovery() {
+        Signal boot = boot();
+        if (boot != null && boot.detail() != null && boot.detail().endsWith("sentinel")) {
+            return "the worker's URL is a Sentinel URL (" + boot.line().where() + ")";
+        }
+        if (boot != null && boot.line().text().contains("cluster=true")) {
+            return "the worker's URL is a Cluster URL (" + boot.line().where() + ")";
+        }
+        if (group.topologyHint != null) {
+            return "the worker's log names Sentinel or a Cluster (" + group.topologyHint.where() + ")";
+        }
+        if (context.topology) {
+            return "a sentinel's or Cluster node's log was captured";
+        }
+        return null;
+    }
+
+    /** The failover these errors lasted through (Sentinel's +switch-master, a won Cluster election); null when none. */
+    Signal failoverDuring(Span errors) {
+        if (context.failovers.isEmpty()) {
+            return null;
+        }
+        java.time.Instant first = errors.untimed ? null : errors.first(group).s().line().time();
+        java.time.Instant last = errors.untimed ? null : errors.last(group).s().line().time();
+        return context.failoverNear(first, last);
+    }
+
+    /** What a failover line says, in a few words. */
+    static String failoverWhy(Signal fo) {
+        return fo.type() == Signal.Type.SWITCH_MASTER
+                ? "Sentinel switched master " + fo.detail().replace(" ", " from ") + " to " + fo.target()
+                : "a Cluster replica won the failover election";
+    }
+
+    /** True when a job was processed before these errors began: they came mid-run, not at start. */
+    boolean midRun(Span errors) {
+        return group.processed.count > 0 && group.before(group.processed.first(group), errors.first(group));
+    }
+
     boolean crashLoop() {
         return group.sample(Signal.Type.CRASH_LOOP).stream().anyMatch(s -> "status".equals(s.detail()));
     }

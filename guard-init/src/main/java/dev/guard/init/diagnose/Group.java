@@ -29,6 +29,8 @@ final class Group {
     final Span received = new Span();
     final Span processed = new Span();
     Placed lastLedger;
+    /** The first line that names Sentinel or a Cluster (a client class, a URL, a reply): null when none did. */
+    LogLine topologyHint;
     Placed firstBoot;
     Placed lastBoot;
     /** The worker's own retry lines: how long its failed connects took. */
@@ -81,7 +83,7 @@ final class Group {
                 }
             }
             case SERVER_STARTING, SERVER_LOADING, SERVER_LOADED, SERVER_READY, SERVER_SIGTERM,
-                    SERVER_SHUTDOWN_DURING_LOADING -> timeline.add(t, p);
+                    SERVER_SHUTDOWN_DURING_LOADING, SENTINEL_MODE -> timeline.add(t, p);
             case BOOT_TARGET -> {
                 if (firstBoot == null) {
                     firstBoot = p;

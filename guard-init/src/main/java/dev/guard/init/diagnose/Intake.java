@@ -26,6 +26,7 @@ final class Intake {
     private static final Pattern EVENT_OBJECT = Pattern.compile("\\s(?:pod|Pod)/(\\S+)\\s");
 
     private static final long[] RETRY_WORDS = Words.mask(Word.RETRY, Word.RETRYING, Word.TRYING_AGAIN, Word.RECONNECT);
+    private static final long[] TOPOLOGY_WORDS = Words.mask(Word.SENTINEL, Word.CLUSTER);
     private final Map<String, Group> groups = new LinkedHashMap<>();
     private final Map<String, String> groupNames = new HashMap<>();
     private final List<FileSummary> files = new ArrayList<>();
@@ -65,6 +66,12 @@ final class Intake {
         n = n.replaceAll("-[a-z0-9]{8,10}-[a-z0-9]{5}$", "");
         n = n.replaceAll("[-_]\\d+$", "");
         return n.isEmpty() ? raw : n;
+    }
+
+    /** Sentinel or Cluster named as such, not in a Kubernetes service name ({@code redis.jobs.svc.cluster.local}). */
+    private static boolean namesTopology(String text) {
+        String t = text.toLowerCase(java.util.Locale.ROOT).replace("cluster.local", "");
+        return t.contains("sentinel") || t.contains("cluster");
     }
 
     private static List<LineParser> parsersFor(LogKind kind) {
@@ -136,6 +143,11 @@ final class Intake {
                     if (words.none()) {
                         return;
                     }
+                    if (g.topologyHint == null && words.any(TOPOLOGY_WORDS) && namesTopology(text)) {
+                        // the client speaks to a Sentinel or a Cluster: addresses may come from the topology
+                        g.topologyHint = new LogLine(file, number, line.service(), Stamps.time(stamp, text),
+                                text.length() <= KEPT_TEXT ? text : text.substring(0, KEPT_TEXT) + " [...]");
+                    }
                     if (words.any(RETRY_WORDS)) {
                         // the same line may also hold the error: read the wait beside the parsers
                         time = Stamps.time(stamp, text);
@@ -187,7 +199,7 @@ final class Intake {
                 lastBoot = s;
             } else if (s.type().connectionError()) {
                 boolean borrow = s.host() == null && lastBoot != null && s.type() != Signal.Type.LOADING
-                        && s.type() != Signal.Type.AUTH;
+                        && s.type() != Signal.Type.AUTH && s.type() != Signal.Type.READONLY;
                 key = borrow ? new ErrorKey(s.type(), lastBoot.host(), lastBoot.port(), true)
                         : new ErrorKey(s.type(), s.host(), s.port(), false);
             }

@@ -12,7 +12,11 @@ import java.util.regex.Pattern;
  * lettuce ({@code RedisConnectionException: Unable to connect to host/<unresolved>:port}, netty's
  * "Connection refused: host/ip:port", RedisLoadingException), Jedis
  * ({@code DefaultJedisSocketFactory}: "Failed to connect to any host resolved for DNS name.",
- * "Could not get a resource from the pool") and Spring Boot ("Unable to connect to Redis").
+ * "Could not get a resource from the pool") and Spring Boot ("Unable to connect to Redis"); and what a
+ * Sentinel or Cluster topology answers through any of them ({@code MOVED 9631 10.0.0.7:7001}, {@code ASK},
+ * {@code READONLY You can't write against a read only replica}, {@code CLUSTERDOWN}, redis-py's
+ * {@code ReadOnlyError}, {@code ClusterDownError} and {@code MasterNotFoundError: No master found for
+ * 'mymaster'}, Jedis's {@code All sentinels down, cannot determine where is mymaster master is running}).
  */
 final class RedisClientParser implements LineParser {
     private static final String HOST = "(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9_.\\-]+)";
@@ -38,6 +42,12 @@ final class RedisClientParser implements LineParser {
     private static final Pattern NETTY_TIMEOUT = Pattern.compile(
             "(?i)connection timed out(?: after \\d+ ?ms)?: ([A-Za-z0-9_.\\-]*)/([0-9a-fA-F:.]+):(\\d{1,5})");
 
+    /** MOVED 9631 10.0.0.7:7001 / ASK 9631 10.0.0.7:7001: the server's redirect, as every client prints it. */
+    private static final Pattern REDIRECT = Pattern.compile(
+            "\\b(MOVED|ASK) (\\d{1,5}) " + HOST + ":(\\d{1,5})");
+    private static final long[] TOPOLOGY_WORDS = Words.mask(Word.MOVED, Word.ASK, Word.READONLY, Word.READ_ONLY_REPLICA,
+            Word.CLUSTERDOWN, Word.CLUSTER_IS_DOWN, Word.CLUSTER_DOWN_ERROR, Word.NO_MASTER_FOUND, Word.MASTER_NOT_FOUND,
+            Word.ALL_SENTINELS_DOWN);
     private static final long[] CONNECT_WORDS = Words.mask(Word.CONNECTING_TO, Word.CONNECT_CALL_FAILED,
             Word.CONNECTION_TIMED_OUT, Word.CONNECTION_REFUSED_COLON, Word.UNABLE_TO_CONNECT_TO);
     private static final long[] OTHER_WORDS = Words.mask(Word.CONNECTING_TO, Word.REDIS_LOADING,
@@ -48,6 +58,12 @@ final class RedisClientParser implements LineParser {
     public List<Signal> parse(LogLine line, Words.Found w) {
         String t = line.text();
         List<Signal> out = new ArrayList<>(1);
+        if (w.any(TOPOLOGY_WORDS)) {
+            topology(line, t, out);
+            if (!out.isEmpty()) {
+                return out;
+            }
+        }
         if (w.any(CONNECT_WORDS)) {
             connectError(line, t, out);
             if (!out.isEmpty()) {
@@ -58,6 +74,21 @@ final class RedisClientParser implements LineParser {
             words(line, t, out);
         }
         return out;
+    }
+
+    /** What a Sentinel or Cluster topology answered: a redirect, a replica's refusal to write, slots down, no master. */
+    private static void topology(LogLine line, String t, List<Signal> out) {
+        Matcher m = REDIRECT.matcher(t);
+        if (m.find()) {
+            out.add(Signal.at(Signal.Type.REDIRECT, line, m.group(3), Integer.parseInt(m.group(4)), "redis")
+                    .withDetail(m.group(1) + " " + m.group(2)));
+        } else if (t.contains("READONLY") || t.contains("ReadOnlyError") || t.contains("read only replica")) {
+            out.add(Signal.of(Signal.Type.READONLY, line, "redis"));
+        } else if (t.contains("CLUSTERDOWN") || t.contains("ClusterDownError") || t.contains("cluster is down")) {
+            out.add(Signal.of(Signal.Type.CLUSTER_DOWN, line, "redis"));
+        } else if (t.contains("No master found") || t.contains("MasterNotFound") || t.contains("All sentinels down")) {
+            out.add(Signal.of(Signal.Type.NO_MASTER, line, "sentinel"));
+        }
     }
 
     /** The patterns that name a host. */

@@ -22,7 +22,7 @@ final class Rules {
     private static final Pattern WORKER_NAME = Pattern.compile("(?i).*(worker|consumer|processor).*");
     private static final Pattern PRODUCER_NAME = Pattern.compile(".*(backend|producer|api|web|frontend|enqueue).*");
     private static final List<CauseRule> RULES = List.of(new DriftRule(), new ServiceRule(), new TimeoutRule(),
-            new LoadingRule(), new NoHostRule(), new KilledRule(), new PermissionRule(), new ContractRule());
+            new LoadingRule(), new NoHostRule(), new TopologyRule(), new KilledRule(), new PermissionRule(), new ContractRule());
 
     private Rules() {}
 

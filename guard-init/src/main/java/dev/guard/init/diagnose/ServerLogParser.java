@@ -7,11 +7,21 @@ import java.util.List;
  * A dependency's own log. Redis ({@code server.c}: "Redis is starting", "Loading RDB produced
  * by", "DB loaded from disk", "Ready to accept connections", "Received SIGTERM scheduling
  * shutdown", "Received shutdown signal during loading"), and the ready lines of RabbitMQ ("Server
- * startup complete"), NATS ("Server is ready") and Kafka ("Kafka Server started").
+ * startup complete"), NATS ("Server is ready") and Kafka ("Kafka Server started"). A sentinel's events
+ * ({@code sentinel.c}: {@code +monitor master}, {@code +sdown}/{@code +odown master}, {@code +switch-master})
+ * and a Cluster node's ({@code cluster.c}: "Cluster state changed: fail|ok", "Failover election won",
+ * "Marking node ... as failing", "FAIL message received").
  */
 final class ServerLogParser implements LineParser {
     private static final java.util.regex.Pattern KAFKA_STARTED =
             java.util.regex.Pattern.compile("\\[KafkaServer id=\\d+\\] started");
+    private static final String ADDR = "(\\S+) (\\d{1,5})";
+    private static final java.util.regex.Pattern MONITOR =
+            java.util.regex.Pattern.compile("\\+monitor master (\\S+) " + ADDR);
+    private static final java.util.regex.Pattern MASTER_DOWN =
+            java.util.regex.Pattern.compile("\\+[so]down master (\\S+) " + ADDR);
+    private static final java.util.regex.Pattern SWITCH =
+            java.util.regex.Pattern.compile("\\+switch-master (\\S+) " + ADDR + " " + ADDR);
 
     @Override
     public List<Signal> parse(LogLine line, Words.Found words) {
@@ -19,6 +29,12 @@ final class ServerLogParser implements LineParser {
         List<Signal> out = new ArrayList<>(1);
         Signal.Type type = null;
         String client = "redis-server";
+        Signal topology = t.indexOf('+') >= 0 || t.contains("Cluster") || t.contains("Failover") || t.contains("FAIL")
+                || t.contains("mode=sentinel") ? topology(line, t) : null;
+        if (topology != null) {
+            out.add(topology);
+            return out;
+        }
         if (t.contains("Redis is starting") || t.contains("Valkey is starting")) {
             type = Signal.Type.SERVER_STARTING;
         } else if (t.contains("Ready to accept connections")) {
@@ -51,5 +67,40 @@ final class ServerLogParser implements LineParser {
             out.add(Signal.of(type, line, client));
         }
         return out;
+    }
+
+    /** A sentinel's or Cluster node's event; null when the line is none. */
+    private static Signal topology(LogLine line, String t) {
+        java.util.regex.Matcher m = SWITCH.matcher(t);
+        if (m.find()) {
+            return Signal.at(Signal.Type.SWITCH_MASTER, line, m.group(4), Integer.parseInt(m.group(5)), "redis-sentinel")
+                    .withDetail(m.group(1) + " " + Hosts.withPort(m.group(2), Integer.parseInt(m.group(3))));
+        }
+        m = MASTER_DOWN.matcher(t);
+        if (m.find()) {
+            return Signal.at(Signal.Type.MASTER_DOWN, line, m.group(2), Integer.parseInt(m.group(3)), "redis-sentinel")
+                    .withDetail(m.group(1));
+        }
+        m = MONITOR.matcher(t);
+        if (m.find()) {
+            return Signal.at(Signal.Type.SENTINEL_MONITOR, line, m.group(2), Integer.parseInt(m.group(3)), "redis-sentinel")
+                    .withDetail(m.group(1));
+        }
+        if (t.contains("Running mode=sentinel")) {
+            return Signal.of(Signal.Type.SENTINEL_MODE, line, "redis-sentinel");
+        }
+        if (t.contains("Cluster state changed: fail")) {
+            return Signal.of(Signal.Type.CLUSTER_FAIL, line, "redis-cluster");
+        }
+        if (t.contains("Cluster state changed: ok")) {
+            return Signal.of(Signal.Type.CLUSTER_OK, line, "redis-cluster");
+        }
+        if (t.contains("Failover election won")) {
+            return Signal.of(Signal.Type.CLUSTER_FAILOVER, line, "redis-cluster");
+        }
+        if (t.contains("as failing (quorum reached)") || t.contains("FAIL message received")) {
+            return Signal.of(Signal.Type.NODE_FAILING, line, "redis-cluster");
+        }
+        return null;
     }
 }

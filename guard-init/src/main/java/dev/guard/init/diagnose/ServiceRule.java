@@ -23,6 +23,10 @@ final class ServiceRule extends ErrorsThatStop {
         return true;
     }
 
+    private static boolean says(List<Targets.Target> ts, Signal.Type type) {
+        return ts.stream().anyMatch(t -> t.keys().stream().anyMatch(k -> k.type() == type));
+    }
+
     @Override
     String race(Span s, List<Targets.Target> ts) {
         return s.count + " error lines name the service (" + ts.get(0).label() + ") and stop";
@@ -32,7 +36,14 @@ final class ServiceRule extends ErrorsThatStop {
     void neverStop(Facts f, Verdict v, Span s, List<Targets.Target> ts) {
         String t = ts.get(0).label();
         long hang = f.group.retries.hangMs();
-        if (f.context.dependencyKilled()) {
+        Signal pinned = TopologyRule.pinnedToOldMaster(f, ts);
+        if (pinned != null) {
+            v.add(Cause.TOPOLOGY_NOT_FOLLOWED, s.count + " error lines name " + t + " to the end of the log, the address "
+                    + "of the master before the failover at " + pinned.line().where() + " (" + Facts.failoverWhy(pinned)
+                    + "): the worker is pinned to the old master's address and never asks Sentinel");
+            v.evidence(pinned, Facts.failoverWhy(pinned));
+            TopologyRule.failoverToo(v, pinned);
+        } else if (f.context.dependencyKilled()) {
             killed(f, v, "errors naming " + t + " never stop and the dependency was killed");
         } else if (saysNoKind(ts) && hang >= Retries.HANG_MS) {
             v.add(Cause.NETWORK_BLOCKED, s.count + " error lines name the service (" + t + ") and never stop, and each of "
@@ -42,6 +53,9 @@ final class ServiceRule extends ErrorsThatStop {
         } else {
             v.add(Cause.DEPENDENCY_DOWN, s.count + " error lines name the service (" + t + ") and never stop"
                     + (f.crashLoop() ? "; the pod is in CrashLoopBackOff" : "")
+                    + (says(ts, Signal.Type.CLUSTER_DOWN) ? "; the Cluster answered CLUSTERDOWN: slots without a live master "
+                    + "(a master and its replicas down, or too few masters to agree)" : "")
+                    + (says(ts, Signal.Type.NO_MASTER) ? "; Sentinel named no master for the worker" : "")
                     + (saysNoKind(ts) && hang < 0 ? "; the client said neither refused nor timed out, so a service that is up "
                     + "behind a NetworkPolicy or firewall that drops the packets (network-blocked) looks the same: "
                     + "if the service's own log shows it ready, check the policy" : "")

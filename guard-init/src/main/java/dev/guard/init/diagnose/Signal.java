@@ -17,6 +17,15 @@ public record Signal(Type type, LogLine line, String host, int port, String clie
     public enum Type {
         // connection errors of a client
         REFUSED(true), DNS(true), UNAVAILABLE(true), TIMEOUT(true), NO_SERVERS(true), LOADING(true), AUTH(true),
+        /** Sentinel could not name a master ({@code No master found}, {@code All sentinels down}). */
+        NO_MASTER(true),
+        /** A Redis Cluster answered {@code CLUSTERDOWN}: slots without a live master. */
+        CLUSTER_DOWN(true),
+        // a server that answered where the data is not: the topology moved under the worker
+        /** {@code READONLY You can't write against a read only replica}: a write sent to a replica. */
+        READONLY(true),
+        /** {@code MOVED slot host:port} / {@code ASK}: a Cluster node sent the worker elsewhere (host is that node). */
+        REDIRECT(true),
         // a client that got through
         READY(false),
         /** The URL or host:port the application resolved at boot. */
@@ -30,6 +39,23 @@ public record Signal(Type type, LogLine line, String host, int port, String clie
         // a dependency's own log
         SERVER_STARTING(false), SERVER_LOADING(false), SERVER_LOADED(false), SERVER_READY(false),
         SERVER_SIGTERM(false), SERVER_SHUTDOWN_DURING_LOADING(false),
+        // Sentinel's and a Cluster node's own log
+        /** {@code Running mode=sentinel}: a sentinel, which has no dataset and never logs "Ready to accept connections". */
+        SENTINEL_MODE(false),
+        /** {@code +monitor master NAME IP PORT}: the master address Sentinel announces (host, port; detail the name). */
+        SENTINEL_MONITOR(false),
+        /** {@code +sdown master} / {@code +odown master}: Sentinel sees the master down. */
+        MASTER_DOWN(false),
+        /** {@code +switch-master NAME OLD_IP OLD_PORT NEW_IP NEW_PORT}: host and port the new master, detail "NAME OLD:PORT". */
+        SWITCH_MASTER(false),
+        /** {@code Cluster state changed: fail}. */
+        CLUSTER_FAIL(false),
+        /** {@code Cluster state changed: ok}. */
+        CLUSTER_OK(false),
+        /** {@code Failover election won}: a Cluster replica promoted itself. */
+        CLUSTER_FAILOVER(false),
+        /** {@code Marking node ... as failing}, {@code FAIL message received}: a Cluster node marked failed. */
+        NODE_FAILING(false),
         // the platform
         OOM_KILLED(false), EXIT_137(false), PROBE_KILL(false), CRASH_LOOP(false), RESTARTS(false), POD_RUNNING(false);
 

@@ -32,7 +32,8 @@ final class Targets {
             String host = k.host();
             int port = k.port();
             boolean fromBoot = k.fromBoot();
-            if (host == null && boot != null && k.type() != Signal.Type.LOADING && k.type() != Signal.Type.AUTH) {
+            if (host == null && boot != null && k.type() != Signal.Type.LOADING && k.type() != Signal.Type.AUTH
+                    && k.type() != Signal.Type.READONLY) {
                 host = boot.host();
                 port = boot.port();
                 fromBoot = true;
@@ -41,6 +42,8 @@ final class Targets {
             String label = switch (c) {
                 case LOADING -> "LOADING";
                 case AUTH -> "(auth refused)";
+                case TOPOLOGY -> k.type() == Signal.Type.READONLY ? "READONLY"
+                        : "MOVED/ASK to " + Hosts.withPort(host, port);
                 default -> host == null ? "(no host)" : (port > 0 ? Hosts.withPort(host, port) : host)
                         + (fromBoot ? " (from boot line)" : "");
             };
