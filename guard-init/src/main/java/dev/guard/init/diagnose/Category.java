@@ -21,6 +21,8 @@ enum Category {
     AUTH("auth"),
     /** A Sentinel or Cluster topology answered elsewhere: READONLY (a replica), MOVED/ASK (another node). */
     TOPOLOGY("topology"),
+    /** guard's gate found Sentinel or the Cluster announcing an address other hosts cannot reach. */
+    ANNOUNCED("announced"),
     /** An error that names no host and follows no boot line. */
     NO_HOST("no-host");
 
@@ -40,6 +42,9 @@ enum Category {
         }
         if (type == Signal.Type.AUTH) {
             return AUTH;
+        }
+        if (type == Signal.Type.ANNOUNCED) {
+            return ANNOUNCED;
         }
         if (type == Signal.Type.READONLY || type == Signal.Type.REDIRECT) {
             return TOPOLOGY;

@@ -35,6 +35,13 @@ final class DriftRule implements CauseRule {
             v.evidence(s.first(f.group).s(), "first error naming the announced " + name(s.first(f.group).s(), announced));
             v.evidence(s.last(f.group).s(), "last error naming the announced " + name(s.last(f.group).s(), announced));
         }
+        List<Targets.Target> gate = f.targets.of(Category.ANNOUNCED);
+        if (!gate.isEmpty()) {
+            Span s = Targets.span(gate);
+            v.add(Cause.ANNOUNCED_ADDRESS, "guard's readiness gate reached " + gate.get(0).label().replace(" (announced)", "")
+                    + " and found it announcing an address other hosts cannot reach (state 'announced')");
+            v.evidence(s.first(f.group).s(), "the gate's verdict");
+        }
         if (!drift.isEmpty()) {
             Span s = Targets.span(drift);
             Set<String> named = new TreeSet<>();

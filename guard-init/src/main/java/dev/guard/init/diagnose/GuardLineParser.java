@@ -8,7 +8,9 @@ import java.util.regex.Pattern;
 /**
  * guard's own lines, which name target, state and attempt so this is trivial:
  * <ul>
- *   <li>readiness: {@code redis redis:6379 loading (dataset 40%), attempt 7, 3.1s of 60s}</li>
+ *   <li>readiness: {@code redis redis:6379 loading (dataset 40%), attempt 7, 3.1s of 60s}; for Sentinel and
+ *       Cluster targets {@code redis-sentinel s1:26379,s2:26379#mymaster announced (...)} and
+ *       {@code redis-cluster redis:7000 topology (cluster_state:fail ...)}</li>
  *   <li>config guard ({@code dev.guard.config.ConfigGuard}): the boot log line {@code config ERROR LOOPBACK:
  *       CACHE_URL points at ...}, the report / exception line {@code ERROR NAME_DRIFT: CACHE_URL is not set ...},
  *       and free-form {@code config guard: ... violates ...}</li>
@@ -17,13 +19,15 @@ import java.util.regex.Pattern;
  */
 final class GuardLineParser implements LineParser {
     /**
-     * ReadinessGate's log line {@code redis redis:6379 loading (dataset 40% loaded), attempt 7, 3.1s of 60s}
-     * and ReadinessReport's {@code   FAIL redis redis:6379: loading (...), attempt 7, 3.1s}.
+     * ReadinessGate's log line {@code redis redis:6379 loading (dataset 40% loaded), attempt 7, 3.1s of 60s},
+     * the CLI's progress line {@code   [1.1s] redis redis:6379: refused (...), attempt 1} and ReadinessReport's
+     * {@code   FAIL redis redis:6379: loading (...), attempt 7, 3.1s}.
      */
     static final Pattern READINESS = Pattern.compile(
-            "\\b(redis|amqp|rabbitmq|nats|kafka|tcp|http)\\s+(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9_.\\-]+):(\\d{1,5}):?\\s+"
-                    + "(ready|loading|refused|dns|timeout|auth|tls|protocol|missing|config)\\b(?:\\s*\\(([^)]*)\\))?,\\s*attempt (\\d+),"
-                    + "\\s*([\\d.]+)s(?: of ([\\d.]+)s)?");
+            "\\b(redis-sentinel|redis-cluster|redis|amqp|rabbitmq|nats|kafka|tcp|http)\\s+(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9_.\\-]+):(\\d{1,5})"
+                    + "(?:,[^\\s:#]+:\\d{1,5})*(?:#[^\\s:]+)?:?\\s+"
+                    + "(ready|loading|refused|dns|timeout|auth|tls|protocol|missing|config|topology|announced)\\b(?:\\s*\\((.*)\\))?,\\s*attempt (\\d+)"
+                    + "(?:,\\s*([\\d.]+)s(?: of ([\\d.]+)s)?)?");
     private static final Pattern CONFIG_GUARD = Pattern.compile(
             "(?i)\\bconfig(?:[ -]guard)?\\b.*?\\b(violat\\w*|rule)\\b");
     /** ConfigGuard's Violation: "[config ]SEVERITY RULE: SETTING problem ...". */
@@ -47,10 +51,12 @@ final class GuardLineParser implements LineParser {
                 case "timeout" -> Signal.Type.TIMEOUT;
                 case "auth" -> Signal.Type.AUTH;
                 case "config" -> Signal.Type.CONFIG_VIOLATION;
+                case "announced" -> Signal.Type.ANNOUNCED;
                 default -> Signal.Type.UNAVAILABLE;
             };
             String detail = type == Signal.Type.CONFIG_VIOLATION ? m.group(1) + " target " + m.group(2)
-                    : "attempt " + m.group(6) + ", " + m.group(7) + "s" + (m.group(8) == null ? "" : " of " + m.group(8) + "s");
+                    : "attempt " + m.group(6) + (m.group(7) == null ? "" : ", " + m.group(7) + "s")
+                    + (m.group(8) == null ? "" : " of " + m.group(8) + "s");
             out.add(Signal.at(type, line, m.group(2), Integer.parseInt(m.group(3)), "guard").withDetail(detail));
             return out;
         }

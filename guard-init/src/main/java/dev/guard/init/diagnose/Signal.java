@@ -26,6 +26,8 @@ public record Signal(Type type, LogLine line, String host, int port, String clie
         READONLY(true),
         /** {@code MOVED slot host:port} / {@code ASK}: a Cluster node sent the worker elsewhere (host is that node). */
         REDIRECT(true),
+        /** guard's gate: Sentinel or the Cluster announces a loopback address (state {@code announced}). */
+        ANNOUNCED(true),
         // a client that got through
         READY(false),
         /** The URL or host:port the application resolved at boot. */

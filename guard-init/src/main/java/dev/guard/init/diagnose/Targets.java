@@ -42,6 +42,7 @@ final class Targets {
             String label = switch (c) {
                 case LOADING -> "LOADING";
                 case AUTH -> "(auth refused)";
+                case ANNOUNCED -> Hosts.withPort(host, port) + " (announced)";
                 case TOPOLOGY -> k.type() == Signal.Type.READONLY ? "READONLY"
                         : "MOVED/ASK to " + Hosts.withPort(host, port);
                 default -> host == null ? "(no host)" : (port > 0 ? Hosts.withPort(host, port) : host)

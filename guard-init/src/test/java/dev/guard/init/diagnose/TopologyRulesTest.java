@@ -173,4 +173,23 @@ class TopologyRulesTest {
         assertFalse(d.causes().contains("oom-or-probe-kill"), d.causes().toString());
         assertEquals(List.of("healthy"), d.causes());
     }
+
+    @Test
+    void guardsOwnGateLinesForSentinelAndClusterTargetsAreRead() {
+        // the forms guard-init wait prints (ReadinessGate's progress line, ReadinessReport's FAIL line)
+        String refused = "guard-init wait: 1 targets (from arguments), deadline 60s\n"
+                + ("  [1.1s] redis-sentinel sentinel:26379,sentinel:26380#mymaster: refused (none of the 2 sentinels answered: "
+                + "sentinel:26379 refused, sentinel:26380 refused), attempt 1\n").repeat(3);
+        Diagnosis d = diagnose(files("worker.log", refused), "sentinel:26379");
+        assertEquals(List.of("dependency-down"), d.causes());
+        assertEquals("sentinel:26379", d.hosts().get(0).target());
+        String announced = "  FAIL redis-sentinel sentinel:26379,sentinel:26380#mymaster: announced (the sentinels (reached at "
+                + "sentinel:26379,sentinel:26380) announce master 'mymaster' at 127.0.0.1:6379, a loopback address), attempt 1, 0.2s\n";
+        d = diagnose(files("worker.log", announced), "sentinel:26379");
+        assertEquals(List.of("announced-address"), d.causes());
+        assertTrue(d.groups().toString().contains("guard's readiness gate reached sentinel:26379"), d.groups().toString());
+        String cluster = ("  [2.0s] redis-cluster redis:7000: topology (cluster_state:fail, 10923 of 16384 slots ok), attempt 4\n")
+                .repeat(2) + "  [4.1s] redis-cluster redis:7000: ready (cluster_state:ok, 16384 of 16384 slots ok), attempt 6\n";
+        assertEquals(List.of("startup-race"), diagnose(files("worker.log", cluster), "redis:7000").causes());
+    }
 }
