@@ -3,7 +3,11 @@ package dev.guard.init.diagnose;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * A dependency's own log and status: when it was last ready, and whether it was killed (two
@@ -17,27 +21,30 @@ final class DependencyRule {
     static void read(Group g, Context c) {
         List<Timeline.Run> runs = new ArrayList<>(g.timeline.runs());
         runs.sort(Comparator.comparingLong((Timeline.Run r) -> g.position(r.first)));
-        Signal lastStart = null;
-        boolean loading = false;
+        // per server: a group can hold several (redis-0 ... redis-5 of a Cluster, replicas of one service)
+        Map<String, Signal> lastStart = new HashMap<>();
+        Set<String> loading = new HashSet<>();
         for (Timeline.Run r : runs) {
             if (!(r.key instanceof Signal.Type type)) {
                 continue;
             }
             Signal s = r.first.s();
+            String server = server(s);
             switch (type) {
                 case SERVER_STARTING -> {
-                    if (lastStart != null) {
-                        killedMidLoad(c, g, lastStart, s);
+                    Signal before = lastStart.get(server);
+                    if (before != null) {
+                        killedMidLoad(c, g, before, s);
                     }
-                    if (r.count > 1) {
+                    if (r.count > 1 && server(r.last.s()).equals(server)) {
                         killedMidLoad(c, g, s, r.last.s());
                     }
-                    lastStart = r.last.s();
-                    loading = false;
+                    lastStart.put(server, r.last.s());
+                    loading.remove(server);
                 }
                 case SERVER_READY -> {
-                    lastStart = null;
-                    loading = false;
+                    lastStart.remove(server);
+                    loading.remove(server);
                     Instant t = r.last.s().line().time();
                     if (t != null && (c.dependencyReady == null || t.isAfter(c.dependencyReady))) {
                         c.dependencyReady = t;
@@ -45,17 +52,17 @@ final class DependencyRule {
                 }
                 case SENTINEL_MODE -> {
                     // a sentinel has no dataset: it never logs "Ready to accept connections", nor needs to
-                    lastStart = null;
-                    loading = false;
+                    lastStart.remove(server);
+                    loading.remove(server);
                 }
-                case SERVER_LOADING -> loading = true;
-                case SERVER_LOADED -> loading = false;
+                case SERVER_LOADING -> loading.add(server);
+                case SERVER_LOADED -> loading.remove(server);
                 case SERVER_SHUTDOWN_DURING_LOADING -> {
                     c.dependencyKilledMidLoad = true;
                     c.kill(g.name, Verdict.ev(s, g.name + " was stopped while loading its dataset"));
                 }
                 case SERVER_SIGTERM -> {
-                    if (loading) {
+                    if (loading.contains(server)) {
                         c.dependencyKilledMidLoad = true;
                         c.kill(g.name, Verdict.ev(s, g.name + " got SIGTERM while loading its dataset"));
                     }
@@ -71,6 +78,18 @@ final class DependencyRule {
                 default -> g.name + " failed a probe that restarts it";
             }));
         }
+    }
+
+    /**
+     * Which server of the group a line is from: its compose service or kubectl prefix, else its
+     * file, a {@code --previous} capture counting as the same server as the current one.
+     */
+    static String server(Signal s) {
+        if (s.line().service() != null) {
+            return s.line().service();
+        }
+        return java.nio.file.Path.of(s.line().file()).getFileName().toString()
+                .replaceAll("(?i)[-_.](previous|prev|current)(?=[-_.]|$)", "");
     }
 
     /** What a sentinel's or Cluster node's log says: the addresses announced, failovers, the cluster failing. */
@@ -110,6 +129,15 @@ final class DependencyRule {
         if (!evs.isEmpty()) {
             causes.add(Cause.OOM_OR_PROBE_KILL.id());
             reasons.add(g.name + " was killed or restarted mid-load");
+        }
+        for (Signal fo : c.failovers) {
+            if (fo.line().service() != null ? g.name.equals(Intake.groupName(fo.line().service()))
+                    : g.name.equals(Intake.groupName(fo.line().file()))) {
+                causes.add(Cause.FAILOVER.id());
+                reasons.add(Cause.FAILOVER.id() + ": " + Facts.failoverWhy(fo) + " (" + fo.line().where()
+                        + "): the master failed; the workers' findings say whether they followed");
+                break;
+            }
         }
         for (Evidence e : c.topologyEvidence(g.name)) {
             if (evs.size() < Verdict.EVIDENCE && evs.stream().noneMatch(x -> x.at().equals(e.at()))) {

@@ -59,8 +59,8 @@ final class Rules {
             if (g.role == Role.DEPENDENCY) {
                 if (g.hasSignals()) {
                     GroupFinding f = DependencyRule.finding(g, context);
-                    if (!f.causes().isEmpty()) {
-                        causeGroups.computeIfAbsent(Cause.OOM_OR_PROBE_KILL, k -> new TreeSet<>()).add(g.name);
+                    for (String id : f.causes()) {
+                        causeGroups.computeIfAbsent(Cause.ofId(id), k -> new TreeSet<>()).add(g.name);
                     }
                     findings.add(f);
                 }

@@ -16,9 +16,10 @@ import org.junit.jupiter.api.Test;
  */
 class TopologyRulesTest {
     private static final String SENTINEL_URL = "redis-sentinel://sentinel:26379,sentinel:26380,sentinel:26381#mymaster";
-    private static final String SENTINEL_LOG = "7:X 02 Dec 2026 03:00:00.000 # oO0OoO0OoO0Oo Redis is starting oO0OoO0OoO0Oo\n"
+    private static final String SENTINEL_START = "7:X 02 Dec 2026 03:00:00.000 # oO0OoO0OoO0Oo Redis is starting oO0OoO0OoO0Oo\n"
             + "7:X 02 Dec 2026 03:00:00.001 * Running mode=sentinel, port=26379.\n"
-            + "7:X 02 Dec 2026 03:00:00.002 # +monitor master mymaster 10.0.0.5 6379 quorum 2\n"
+            + "7:X 02 Dec 2026 03:00:00.002 # +monitor master mymaster 10.0.0.5 6379 quorum 2\n";
+    private static final String SENTINEL_LOG = SENTINEL_START
             + "7:X 02 Dec 2026 03:00:10.100 # +sdown master mymaster 10.0.0.5 6379\n"
             + "7:X 02 Dec 2026 03:00:10.200 # +odown master mymaster 10.0.0.5 6379 #quorum 3/2\n"
             + "7:X 02 Dec 2026 03:00:11.300 # +switch-master mymaster 10.0.0.5 6379 10.0.0.6 6379\n"
@@ -69,7 +70,7 @@ class TopologyRulesTest {
 
     @Test
     void aLoopbackMasterThatSentinelAnnouncesIsTheAnnouncedAddressNotDrift() {
-        String sentinel = SENTINEL_LOG.replace("10.0.0.5 6379 quorum", "127.0.0.1 6379 quorum");
+        String sentinel = SENTINEL_START.replace("10.0.0.5 6379 quorum", "127.0.0.1 6379 quorum");
         String worker = "2026-12-02T03:00:00.000Z INFO worker - worker starting, redis url " + SENTINEL_URL + "\n"
                 + refused("01", "127.0.0.1", 6379) + refused("02", "127.0.0.1", 6379) + refused("03", "127.0.0.1", 6379);
         Diagnosis d = diagnose(files("worker.log", worker, "sentinel-0.log", sentinel), "sentinel:26379");
@@ -165,8 +166,18 @@ class TopologyRulesTest {
     }
 
     @Test
+    void aFailoverInTheSentinelsLogIsNamedEvenWhenTheWorkerFollowedItSilently() {
+        String worker = "2026-12-02T03:00:00.000Z INFO worker - worker starting, redis url " + SENTINEL_URL + "\n"
+                + jobs(1, 4, "05") + jobs(5, 9, "13");
+        Diagnosis d = diagnose(files("worker.log", worker, "sentinel-0.log", SENTINEL_LOG), "sentinel:26379");
+        assertEquals(List.of("failover"), d.causes());
+        assertEquals(List.of("sentinel"), d.next().get(0).groups(), "the sentinels' log decided it, not the worker");
+        assertEquals(List.of("healthy"), d.groups().get(0).causes(), "the worker itself lost nothing");
+    }
+
+    @Test
     void aSentinelRestartIsNotARedisKilledMidLoad() {
-        String twice = SENTINEL_LOG + SENTINEL_LOG.replace("03:00:", "03:01:");
+        String twice = SENTINEL_START + SENTINEL_START.replace("03:00:", "03:01:");
         String worker = "2026-12-02T03:00:00.000Z INFO worker - worker starting, redis url " + SENTINEL_URL + "\n"
                 + jobs(1, 4, "05");
         Diagnosis d = diagnose(files("worker.log", worker, "sentinel-0.log", twice), "sentinel:26379");
@@ -191,5 +202,22 @@ class TopologyRulesTest {
         String cluster = ("  [2.0s] redis-cluster redis:7000: topology (cluster_state:fail, 10923 of 16384 slots ok), attempt 4\n")
                 .repeat(2) + "  [4.1s] redis-cluster redis:7000: ready (cluster_state:ok, 16384 of 16384 slots ok), attempt 6\n";
         assertEquals(List.of("startup-race"), diagnose(files("worker.log", cluster), "redis:7000").causes());
+    }
+
+    @Test
+    void nodesOfOneGroupStartingTogetherAreNotOneRedisKilledMidLoad() {
+        // a Cluster's redis-0 ... redis-N (one group, "redis") start within milliseconds of each other
+        String node0 = "2026-12-02T03:00:00.100Z 5:C 02 Dec 2026 03:00:00.100 # oO0OoO0OoO0Oo Redis is starting oO0OoO0OoO0Oo\n"
+                + "2026-12-02T03:00:00.300Z 5:M 02 Dec 2026 03:00:00.300 * Ready to accept connections\n";
+        String node1 = "2026-12-02T03:00:00.200Z 6:C 02 Dec 2026 03:00:00.200 # oO0OoO0OoO0Oo Redis is starting oO0OoO0OoO0Oo\n"
+                + "2026-12-02T03:00:00.400Z 6:M 02 Dec 2026 03:00:00.400 * Ready to accept connections\n";
+        String worker = "2026-12-02T03:00:01.000Z INFO worker - worker starting, redis url redis://redis:7000\n" + jobs(1, 2, "05");
+        Diagnosis d = diagnose(files("worker.log", worker, "redis-0.log", node0, "redis-1.log", node1), "redis:7000");
+        assertEquals(List.of("healthy"), d.causes());
+        // one server that starts twice without getting ready is still killed mid-load
+        String twice = node0.replace("Ready to accept connections", "Loading RDB produced by version 7.0.15")
+                + node0.replace("03:00:00.", "03:00:02.");
+        d = diagnose(files("worker.log", worker, "redis-0.log", twice, "redis-1.log", node1), "redis:7000");
+        assertEquals(List.of("oom-or-probe-kill"), d.causes());
     }
 }
