@@ -37,7 +37,8 @@ public final class RedisSentinelSet implements AutoCloseable {
         this.monitorHost = b.monitorHost;
         this.replicaAnnounce = b.replicaAnnounce;
         this.alsoBind = b.alsoBind;
-        RedisServer.Builder m = RedisServer.builder().local().args("--repl-diskless-sync-delay", "0");
+        RedisServer.Builder m = RedisServer.builder().local().args("--repl-diskless-sync-delay", "0")
+                .args(b.masterArgs.toArray(String[]::new));
         RedisServer.Builder r = RedisServer.builder().local().args("--repl-diskless-sync-delay", "0");
         if (alsoBind != null) {
             m.alsoBind(alsoBind);
@@ -303,8 +304,15 @@ public final class RedisSentinelSet implements AutoCloseable {
         private String replicaAnnounce;
         private String alsoBind;
         private int sentinels = 3;
+        private final List<String> masterArgs = new ArrayList<>();
 
         private Builder() {}
+
+        /** More arguments for the master's redis-server (e.g. {@code --enable-debug-command yes}). */
+        public Builder masterArgs(String... args) {
+            masterArgs.addAll(List.of(args));
+            return this;
+        }
 
         /** The name the sentinels monitor the master by (default {@code mymaster}). */
         public Builder masterName(String name) {

@@ -17,6 +17,7 @@ import dev.guard.testing.FreePorts;
 import dev.guard.testing.LocalAddress;
 import dev.guard.testing.Patience;
 import dev.guard.testing.RedisSentinelSet;
+import dev.guard.testing.RedisServer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -52,6 +53,41 @@ class RedisSentinelProbeTest {
             assertEquals(master, r.nodes().get(3).address());
             // a second attempt reuses the connections and says the same
             assertEquals(ProbeState.READY, probe.check(Patience.REPLY).state());
+        }
+    }
+
+    @Test
+    void aMasterLoadingUnderSentinelIsLoadingNamingItAndSentinelDoesNotFailItOver() throws Exception {
+        try (RedisSentinelSet set = RedisSentinelSet.builder().masterArgs("--enable-debug-command", "yes").build().start();
+             Probe probe = Probes.forUrl(set.uri())) {
+            RedisServer master = set.master();
+            assertTrue(master.command("DEBUG", "POPULATE", "100000", "guard:preload", "16").contains("OK"), "populate");
+            master.command("CONFIG", "SET", "loading-process-events-interval-bytes", "1024");
+            master.command("CONFIG", "SET", "key-load-delay", "50");
+            // DEBUG RELOAD saves and loads the dataset again in place: the server stays up and answers -LOADING,
+            // which Sentinel takes as a live master (no +sdown): the state a restarted master is in, without the restart
+            CompletableFuture<String> reload = CompletableFuture.supplyAsync(() -> master.command("DEBUG", "RELOAD"));
+            long until = System.nanoTime() + Patience.PROCESS.toNanos();
+            while (!master.isLoading() && System.nanoTime() < until) {
+                Thread.sleep(10);
+            }
+            assertTrue(master.isLoading(), "DEBUG RELOAD never made the master answer -LOADING: " + master.ping());
+            ProbeResult r = probe.check(Patience.REPLY);
+            String at = "127.0.0.1:" + master.port();
+            assertEquals(ProbeState.LOADING, r.state(), r.toString());
+            assertTrue(r.detail().contains(at), "names the master the sentinels announce: " + r.detail());
+            assertTrue(r.nodes().stream().anyMatch(n -> n.role().equals("master") && n.address().equals(at)
+                    && n.state() == ProbeState.LOADING), r.nodes().toString());
+            assertTrue(set.masterAddressSeenBy(0).endsWith("\n" + master.port()), "no failover: " + set.masterAddressSeenBy(0));
+            master.finishLoading();
+            try (ReadinessGate gate = ReadinessGate.builder().probe(Probes.forUrl(set.uri()))
+                    .deadline(Patience.WAIT).attemptTimeout(Duration.ofSeconds(5)).build()) {
+                ReadinessReport report = gate.await();
+                assertTrue(report.ready(), report.render());
+                assertTrue(report.results().get(0).detail().contains("at " + at), "the same master, loaded: "
+                        + report.results().get(0).detail());
+            }
+            reload.get(Patience.WAIT.toSeconds(), TimeUnit.SECONDS);
         }
     }
 
