@@ -6,6 +6,7 @@ import dev.guard.drain.DrainLoop;
 import dev.guard.drain.JobSource;
 import dev.guard.drain.ShutdownReceipt;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.cluster.RedisClusterClient;
 import java.time.Duration;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -13,7 +14,8 @@ import java.util.regex.Pattern;
 
 /**
  * The worker the child-process tests run: {@code DrainWorkerMain URI QUEUE fallback|crashsafe
- * GRACE_MS SAFETY_MS STEP_MS}. Each job's payload is {@code {"id":"...","steps":N}}; the job
+ * GRACE_MS SAFETY_MS STEP_MS}; a URI ending in {@code ?cluster=true} runs the crash-safe queue on a
+ * Redis Cluster. Each job's payload is {@code {"id":"...","steps":N}}; the job
  * sleeps N steps of STEP_MS with a checkpoint between steps, then HSETs {@code QUEUE:results}.
  */
 public final class DrainWorkerMain {
@@ -38,9 +40,14 @@ public final class DrainWorkerMain {
         long stepMillis = Long.parseLong(args[5]);
         Drain drain = Drain.install(config);
         Function<String, String> idOf = p -> field(ID, p);
-        RedisClient client = RedisClient.create(uri);
+        boolean cluster = uri.endsWith("?cluster=true");
+        RedisClient client = cluster ? null : RedisClient.create(uri);
+        RedisClusterClient clusterClient = cluster ? RedisClusterClient.create(uri.replace("?cluster=true", "")) : null;
         ShutdownReceipt receipt;
-        JobSource<RedisJob> queueSource = "crashsafe".equals(mode)
+        JobSource<RedisJob> queueSource = cluster
+                ? CrashSafeListQueue.builder(clusterClient, queue).idOf(idOf).leaseTtl(Duration.ofSeconds(1))
+                        .workerId(config.workerId()).reapEvery(Duration.ZERO).pollTimeout(Duration.ofMillis(200)).build()
+                : "crashsafe".equals(mode)
                 ? CrashSafeListQueue.builder(client, queue).idOf(idOf).leaseTtl(Duration.ofSeconds(1)).workerId(config.workerId())
                         .reapEvery(Duration.ZERO).pollTimeout(Duration.ofMillis(200)).build()
                 : FallbackListQueue.builder(client, queue).idOf(idOf).pollTimeout(Duration.ofMillis(200))
@@ -54,13 +61,23 @@ public final class DrainWorkerMain {
                     d.checkpoint();
                     Thread.sleep(stepMillis);
                 }
-                try (var c = client.connect()) {
-                    c.sync().hset(queue + ":results", job.id(), "done");
+                if (cluster) {
+                    try (var c = clusterClient.connect()) {
+                        c.sync().hset(queue + ":results", job.id(), "done");
+                    }
+                } else {
+                    try (var c = client.connect()) {
+                        c.sync().hset(queue + ":results", job.id(), "done");
+                    }
                 }
                 System.out.println("DONE " + job.id());
             }).onHandBack(id -> System.out.println("HANDED_BACK " + id)).build().run();
         } finally {
-            client.shutdown(Duration.ZERO, Duration.ofSeconds(1));
+            if (cluster) {
+                clusterClient.shutdown(Duration.ZERO, Duration.ofSeconds(1));
+            } else {
+                client.shutdown(Duration.ZERO, Duration.ofSeconds(1));
+            }
         }
         System.out.println(receipt.toLine());
         System.out.println(receipt.toJson());

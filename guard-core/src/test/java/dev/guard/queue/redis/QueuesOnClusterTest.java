@@ -107,6 +107,38 @@ class QueuesOnClusterTest {
     }
 
     @Test
+    void aJobOfASigkilledWorkerProcessIsReturnedByTheReaperOnTheCluster() throws Exception {
+        String queue = queueName();
+        String payload = DrainChildProcessTest.job("job-k", 600); // 60 s: still running when killed
+        redis.lpush(queue, payload);
+        String uri = "redis://127.0.0.1:" + cluster.nodes().get(0).port() + "?cluster=true";
+        try (ChildJvm worker = ChildJvm.start(DrainWorkerMain.class, uri, queue, "crashsafe", "30000", "5000", "100");
+             ListReaper reaper = ListReaper.builder(client, queue).every(Duration.ofMillis(200)).build().start();
+             CrashSafeListQueue other = CrashSafeListQueue.builder(client, queue).workerId("survivor")
+                     .pollTimeout(Duration.ofMillis(200)).reapEvery(Duration.ZERO).build()) {
+            worker.awaitLine("FETCHED job-k", Patience.PROCESS);
+            String processing = "{" + queue + "}:processing:child-" + worker.pid();
+            assertEquals(List.of(payload), redis.lrange(processing, 0, -1), "the queue keeps a copy in its slot while it runs");
+            worker.sigkill();
+            long died = System.nanoTime();
+            assertEquals(137, worker.awaitExit(Patience.PROCESS));
+            RedisJob again = null;
+            while (again == null && System.nanoTime() - died < Patience.WAIT.toNanos()) {
+                again = other.fetch().orElse(null);
+            }
+            assertTrue(again != null, "the reaper did not return job-k on the Cluster within " + Patience.WAIT.toSeconds()
+                    + " s of the worker's SIGKILL; queue=" + redis.lrange(queue, 0, -1) + " processing="
+                    + redis.lrange(processing, 0, -1));
+            System.out.println("[figure] crash-safe on a Cluster: SIGKILL of a worker process holding a job to pick-up by "
+                    + "another worker (lease 1000 ms, reaper every 200 ms): " + (System.nanoTime() - died) / 1_000_000 + " ms");
+            assertEquals(payload, again.payload());
+            assertEquals("1", redis.hget("{" + queue + "}:interruptions", payload));
+            assertEquals(0L, redis.exists(processing));
+            other.ack(again);
+        }
+    }
+
+    @Test
     void handBackAndFailRunTheirScriptsOnTheCluster() throws Exception {
         String queue = queueName();
         redis.lpush(queue, "job-a", "job-b");
