@@ -24,6 +24,8 @@ final class Context {
     final Map<String, Signal> announced = new LinkedHashMap<>();
     /** Failovers: Sentinel's +switch-master, a Cluster replica's won election. */
     final List<Signal> failovers = new ArrayList<>();
+    /** Sentinel saw a master down (+sdown, +odown) or aborted its failover. */
+    final List<Signal> mastersDown = new ArrayList<>();
     private final Map<String, List<Evidence>> topologyEvidence = new LinkedHashMap<>();
     private final java.util.Set<String> evidenced = new java.util.HashSet<>();
 
@@ -57,6 +59,7 @@ final class Context {
     }
 
     void masterDown(String group, Signal s) {
+        mastersDown.add(s);
         topologyEvidence(group, s, "Sentinel sees master " + s.detail() + " at " + s.target() + " down");
     }
 

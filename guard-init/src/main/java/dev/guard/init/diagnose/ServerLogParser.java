@@ -20,6 +20,8 @@ final class ServerLogParser implements LineParser {
             java.util.regex.Pattern.compile("\\+monitor master (\\S+) " + ADDR);
     private static final java.util.regex.Pattern MASTER_DOWN =
             java.util.regex.Pattern.compile("\\+[so]down master (\\S+) " + ADDR);
+    private static final java.util.regex.Pattern ABORT =
+            java.util.regex.Pattern.compile("-failover-abort-(\\S+) master (\\S+) " + ADDR);
     private static final java.util.regex.Pattern SWITCH =
             java.util.regex.Pattern.compile("\\+switch-master (\\S+) " + ADDR + " " + ADDR);
 
@@ -29,7 +31,7 @@ final class ServerLogParser implements LineParser {
         List<Signal> out = new ArrayList<>(1);
         Signal.Type type = null;
         String client = "redis-server";
-        Signal topology = t.indexOf('+') >= 0 || t.contains("Cluster") || t.contains("Failover") || t.contains("FAIL")
+        Signal topology = t.indexOf('+') >= 0 || t.contains("-failover-abort") || t.contains("Cluster") || t.contains("Failover") || t.contains("FAIL")
                 || t.contains("mode=sentinel") ? topology(line, t) : null;
         if (topology != null) {
             out.add(topology);
@@ -80,6 +82,11 @@ final class ServerLogParser implements LineParser {
         if (m.find()) {
             return Signal.at(Signal.Type.MASTER_DOWN, line, m.group(2), Integer.parseInt(m.group(3)), "redis-sentinel")
                     .withDetail(m.group(1));
+        }
+        m = ABORT.matcher(t);
+        if (m.find()) {
+            return Signal.at(Signal.Type.MASTER_DOWN, line, m.group(3), Integer.parseInt(m.group(4)), "redis-sentinel")
+                    .withDetail(m.group(2) + " (failover aborted: " + m.group(1) + ")");
         }
         m = MONITOR.matcher(t);
         if (m.find()) {

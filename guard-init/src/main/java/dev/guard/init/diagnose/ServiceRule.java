@@ -23,6 +23,18 @@ final class ServiceRule extends ErrorsThatStop {
         return true;
     }
 
+    /** Sentinel saw the master down and no failover followed: why nothing took over. */
+    private static String noFailover(Facts f, Verdict v) {
+        if (f.context.mastersDown.isEmpty() || !f.context.failovers.isEmpty()) {
+            return "";
+        }
+        Signal down = f.context.mastersDown.get(f.context.mastersDown.size() - 1);
+        v.evidence(down, "Sentinel sees the master down");
+        return "; the sentinels saw master " + down.detail() + " at " + down.target() + " down (" + down.line().where()
+                + ") and no failover followed: no replica could take over (none, or none in sync), or too few sentinels "
+                + "agree (quorum); bring the master back or give it a replica";
+    }
+
     private static boolean says(List<Targets.Target> ts, Signal.Type type) {
         return ts.stream().anyMatch(t -> t.keys().stream().anyMatch(k -> k.type() == type));
     }
@@ -56,6 +68,7 @@ final class ServiceRule extends ErrorsThatStop {
                     + (says(ts, Signal.Type.CLUSTER_DOWN) ? "; the Cluster answered CLUSTERDOWN: slots without a live master "
                     + "(a master and its replicas down, or too few masters to agree)" : "")
                     + (says(ts, Signal.Type.NO_MASTER) ? "; Sentinel named no master for the worker" : "")
+                    + noFailover(f, v)
                     + (saysNoKind(ts) && hang < 0 ? "; the client said neither refused nor timed out, so a service that is up "
                     + "behind a NetworkPolicy or firewall that drops the packets (network-blocked) looks the same: "
                     + "if the service's own log shows it ready, check the policy" : "")

@@ -220,4 +220,19 @@ class TopologyRulesTest {
         d = diagnose(files("worker.log", worker, "redis-0.log", twice, "redis-1.log", node1), "redis:7000");
         assertEquals(List.of("oom-or-probe-kill"), d.causes());
     }
+
+    @Test
+    void aMasterSentinelSeesDownWithNoFailoverIsTheServiceDownAndSaysWhyNothingTookOver() {
+        String sentinel = SENTINEL_START + "7:X 02 Dec 2026 03:00:10.100 # +sdown master mymaster 10.0.0.5 6379\n"
+                + "7:X 02 Dec 2026 03:00:10.200 # +odown master mymaster 10.0.0.5 6379 #quorum 2/2\n"
+                + "7:X 02 Dec 2026 03:00:10.300 # -failover-abort-no-good-slave master mymaster 10.0.0.5 6379\n";
+        String worker = "2026-12-02T03:00:00.000Z INFO worker - worker starting, redis url " + SENTINEL_URL + "\n"
+                + jobs(1, 4, "05") + refused("10", "10.0.0.5", 6379) + refused("12", "10.0.0.5", 6379)
+                + refused("14", "10.0.0.5", 6379);
+        Diagnosis d = diagnose(files("worker.log", worker, "sentinel-0.log", sentinel), "sentinel:26379");
+        assertEquals(List.of("dependency-down"), d.causes());
+        String text = d.groups().toString();
+        assertTrue(text.contains("failover aborted: no-good-slave"), text);
+        assertTrue(text.contains("no failover followed"), text);
+    }
 }
