@@ -53,7 +53,8 @@ enum Category {
             return type == Signal.Type.TIMEOUT ? TIMEOUT : NO_HOST;
         }
         if (Hosts.isLoopback(host)) {
-            return LOOPBACK;
+            // CLUSTERDOWN is a node's answer: whatever its address, the worker reached a node of the Cluster
+            return type == Signal.Type.CLUSTER_DOWN ? SERVICE : LOOPBACK;
         }
         boolean known = endpoints.matches(host, port);
         if (!endpoints.isEmpty() && !known) {

@@ -165,7 +165,7 @@ class TopologyLiveTextsTest {
     }
 
     @Test
-    void aPlainClientOnARealClusterGetsMovedAndIsDiagnosedAsNotFollowingIt() {
+    void aPlainClientOnARealClusterGetsMovedThenClusterdownAndIsDiagnosedForEach() {
         try (RedisClusterSet cluster = RedisClusterSet.builder().build().start()) {
             RedisServer owner = cluster.masterOf("jobs");
             RedisServer other = cluster.masters().stream().filter(m -> m.port() != owner.port()).findFirst().orElseThrow();
@@ -185,6 +185,30 @@ class TopologyLiveTextsTest {
                     .diagnoseTexts(Map.of("worker.log", workerLog));
             assertEquals(List.of("topology-not-followed"), d.causes(), d.groups() + "\n" + workerLog);
             assertEquals("MOVED/ASK to 127.0.0.1:" + owner.port(), d.hosts().get(0).target(), d.hosts().toString());
+
+            // the slot's master and its replica killed: the node the worker talks to answers CLUSTERDOWN
+            cluster.replicaOf(owner).orElseThrow().kill();
+            owner.kill();
+            cluster.awaitState("fail", Duration.ofSeconds(30));
+            Log down = new Log();
+            RedisClient again = client(url);
+            try {
+                work(again, url, down, new AtomicInteger(), System.nanoTime() + Duration.ofSeconds(4).toNanos(), 10);
+            } finally {
+                again.shutdown();
+            }
+            String downLog = down.text();
+            assertTrue(downLog.contains("CLUSTERDOWN"), downLog);
+            Map<String, String> files = new LinkedHashMap<>();
+            files.put("worker.log", downLog);
+            for (int i = 0; i < cluster.nodes().size(); i++) {
+                files.put("redis-" + i + ".log", read(cluster.nodes().get(i).logFile()));
+            }
+            d = Diagnoser.builder().endpoint("127.0.0.1:" + other.port()).build().diagnoseTexts(files);
+            assertEquals(List.of("dependency-down"), d.causes(), d.groups() + "\n" + downLog);
+            assertTrue(d.groups().toString().contains("the Cluster answered CLUSTERDOWN"), d.groups().toString());
+            assertTrue(d.groups().toString().contains("Cluster state changed: fail"), "the nodes' own log is evidence: "
+                    + d.groups());
         }
     }
 
