@@ -29,7 +29,7 @@ public enum Cause {
                     + "retry with backoff to a deadline. Not a sleep."),
     FAILOVER("failover", Stage.CONNECTIVITY,
             "The Redis master failed and a replica took over (Sentinel's +switch-master, a Cluster replica's "
-                    + "'Failover election won'); the worker's errors lasted through it. Find why the master died (its "
+                    + "'Failover election won'); the errors workers logged around it are that failover. Find why the master died (its "
                     + "log, OOMKilled, the node). Replication is asynchronous: writes the old master acknowledged just "
                     + "before it died can be gone and a job taken but not acknowledged can run again, so reconcile "
                     + "received against processed (guard's ledger, a crash-safe queue). To shorten the window: a "
