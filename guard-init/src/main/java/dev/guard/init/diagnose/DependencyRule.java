@@ -96,7 +96,7 @@ final class DependencyRule {
     private static void topology(Group g, Context c) {
         for (Signal s : g.sampleInOrder(Signal.Type.SENTINEL_MONITOR, Signal.Type.SWITCH_MASTER, Signal.Type.SENTINEL_MODE,
                 Signal.Type.CLUSTER_OK, Signal.Type.CLUSTER_FAIL, Signal.Type.CLUSTER_FAILOVER, Signal.Type.MASTER_DOWN,
-                Signal.Type.NODE_FAILING)) {
+                Signal.Type.NODE_FAILING, Signal.Type.CLUSTER_MODE, Signal.Type.PEER)) {
             c.topology = true;
             switch (s.type()) {
                 case SENTINEL_MONITOR -> c.announce(g.name, s, "Sentinel monitors master " + s.detail() + " at " + s.target()
@@ -109,6 +109,12 @@ final class DependencyRule {
                 case CLUSTER_FAILOVER -> c.failover(g.name, s, "a Cluster replica won the failover election and "
                         + "took over its failed master's slots");
                 case CLUSTER_FAIL -> c.clusterFail(g.name, s);
+                case PEER -> {
+                    if (g.has(Signal.Type.CLUSTER_MODE)) {
+                        c.announce(g.name, s, "the Cluster's nodes know each other as " + s.target()
+                                + ", the address CLUSTER NODES and MOVED give clients");
+                    }
+                }
                 case MASTER_DOWN -> c.masterDown(g.name, s);
                 default -> { }
             }

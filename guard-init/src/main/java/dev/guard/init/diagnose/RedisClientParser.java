@@ -47,7 +47,10 @@ final class RedisClientParser implements LineParser {
             "\\b(MOVED|ASK) (\\d{1,5}) " + HOST + ":(\\d{1,5})");
     private static final long[] TOPOLOGY_WORDS = Words.mask(Word.MOVED, Word.ASK, Word.READONLY, Word.READ_ONLY_REPLICA,
             Word.CLUSTERDOWN, Word.CLUSTER_IS_DOWN, Word.CLUSTER_DOWN_ERROR, Word.NO_MASTER_FOUND, Word.MASTER_NOT_FOUND,
-            Word.ALL_SENTINELS_DOWN);
+            Word.ALL_SENTINELS_DOWN, Word.MASTER_AT, Word.MASTER_RUNNING_AT);
+    /** Jedis: Redis master running at 10.0.0.5:6379 / Created JedisSentinelPool (JedisPool) to master at 10.0.0.5:6379. */
+    private static final Pattern SENTINEL_MASTER = Pattern.compile(
+            "(?:Redis master running at|to master at) " + HOST + ":(\\d{1,5})");
     private static final long[] CONNECT_WORDS = Words.mask(Word.CONNECTING_TO, Word.CONNECT_CALL_FAILED,
             Word.CONNECTION_TIMED_OUT, Word.CONNECTION_REFUSED_COLON, Word.UNABLE_TO_CONNECT_TO);
     private static final long[] OTHER_WORDS = Words.mask(Word.CONNECTING_TO, Word.REDIS_LOADING,
@@ -78,6 +81,11 @@ final class RedisClientParser implements LineParser {
 
     /** What a Sentinel or Cluster topology answered: a redirect, a replica's refusal to write, slots down, no master. */
     private static void topology(LogLine line, String t, List<Signal> out) {
+        Matcher d = SENTINEL_MASTER.matcher(t);
+        if (d.find()) {
+            out.add(Signal.at(Signal.Type.DISCOVERED, line, d.group(1), Integer.parseInt(d.group(2)), "jedis"));
+            return;
+        }
         Matcher m = REDIRECT.matcher(t);
         if (m.find()) {
             out.add(Signal.at(Signal.Type.REDIRECT, line, m.group(3), Integer.parseInt(m.group(4)), "redis")

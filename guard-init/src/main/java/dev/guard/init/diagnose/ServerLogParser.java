@@ -22,6 +22,8 @@ final class ServerLogParser implements LineParser {
             java.util.regex.Pattern.compile("\\+[so]down master (\\S+) " + ADDR);
     private static final java.util.regex.Pattern ABORT =
             java.util.regex.Pattern.compile("-failover-abort-(\\S+) master (\\S+) " + ADDR);
+    private static final java.util.regex.Pattern PEER = java.util.regex.Pattern.compile(
+            "(?:Connecting to MASTER|Replica) (\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9_.\\-]+):(\\d{1,5})");
     private static final java.util.regex.Pattern SWITCH =
             java.util.regex.Pattern.compile("\\+switch-master (\\S+) " + ADDR + " " + ADDR);
 
@@ -31,8 +33,9 @@ final class ServerLogParser implements LineParser {
         List<Signal> out = new ArrayList<>(1);
         Signal.Type type = null;
         String client = "redis-server";
-        Signal topology = t.indexOf('+') >= 0 || t.contains("-failover-abort") || t.contains("Cluster") || t.contains("Failover") || t.contains("FAIL")
-                || t.contains("mode=sentinel") ? topology(line, t) : null;
+        Signal topology = t.indexOf('+') >= 0 || t.contains("-failover-abort") || t.contains("Cluster") || t.contains("Failover")
+                || t.contains("FAIL") || t.contains("Running mode=") || t.contains("MASTER") || t.contains("asks for")
+                ? topology(line, t) : null;
         if (topology != null) {
             out.add(topology);
             return out;
@@ -95,6 +98,13 @@ final class ServerLogParser implements LineParser {
         }
         if (t.contains("Running mode=sentinel")) {
             return Signal.of(Signal.Type.SENTINEL_MODE, line, "redis-sentinel");
+        }
+        if (t.contains("Running mode=cluster")) {
+            return Signal.of(Signal.Type.CLUSTER_MODE, line, "redis-cluster");
+        }
+        if (t.contains("Connecting to MASTER") || t.contains("asks for synchronization")) {
+            m = PEER.matcher(t);
+            return m.find() ? Signal.at(Signal.Type.PEER, line, m.group(1), Integer.parseInt(m.group(2)), "redis-server") : null;
         }
         if (t.contains("Cluster state changed: fail")) {
             return Signal.of(Signal.Type.CLUSTER_FAIL, line, "redis-cluster");

@@ -23,6 +23,30 @@ final class ServiceRule extends ErrorsThatStop {
         return true;
     }
 
+    /**
+     * Errors that name no host (they borrowed the boot URL's) from a client that connects where a
+     * topology sends it, while the client or the topology names a loopback address as where it goes:
+     * that line; null otherwise.
+     */
+    private static Signal announcedWhileNamingNoHost(Facts f, List<Targets.Target> ts) {
+        Signal boot = f.boot();
+        boolean borrowed = ts.stream().allMatch(t -> t.keys().stream().allMatch(ErrorKey::fromBoot));
+        if (!borrowed || boot == null || boot.host() == null || Hosts.isLoopback(boot.host()) || f.discovery() == null) {
+            return null;
+        }
+        for (Signal d : f.group.sample(Signal.Type.DISCOVERED)) {
+            if (Hosts.isLoopback(d.host())) {
+                return d;
+            }
+        }
+        for (Signal a : f.context.announced.values()) {
+            if (Hosts.isLoopback(a.host())) {
+                return a;
+            }
+        }
+        return null;
+    }
+
     /** Sentinel saw the master down and no failover followed: why nothing took over. */
     private static String noFailover(Facts f, Verdict v) {
         if (f.context.mastersDown.isEmpty() || !f.context.failovers.isEmpty()) {
@@ -55,6 +79,13 @@ final class ServiceRule extends ErrorsThatStop {
                     + "): the worker is pinned to the old master's address and never asks Sentinel");
             v.evidence(pinned, Facts.failoverWhy(pinned));
             TopologyRule.failoverToo(v, pinned);
+        } else if (announcedWhileNamingNoHost(f, ts) != null) {
+            Signal said = announcedWhileNamingNoHost(f, ts);
+            v.add(Cause.ANNOUNCED_ADDRESS, s.count + " error lines that name no host never stop, while the worker's URL names "
+                    + f.boot().target() + " and " + (said.type() == Signal.Type.DISCOVERED ? "its client says Sentinel sent it to "
+                    + said.target() : "the topology announces " + said.target()) + " (" + said.line().where() + "), a loopback "
+                    + "address: the client connects where Sentinel or the Cluster tells it, which is this container itself");
+            v.evidence(said, said.type() == Signal.Type.DISCOVERED ? "where the client was sent" : "what the topology announces");
         } else if (f.context.dependencyKilled()) {
             killed(f, v, "errors naming " + t + " never stop and the dependency was killed");
         } else if (saysNoKind(ts) && hang >= Retries.HANG_MS) {

@@ -32,6 +32,8 @@ public record Signal(Type type, LogLine line, String host, int port, String clie
         READY(false),
         /** The URL or host:port the application resolved at boot. */
         BOOT_TARGET(false),
+        /** A client saying where Sentinel sent it (Jedis: {@code Created JedisSentinelPool to master at H:P}). */
+        DISCOVERED(false),
         CONFIG_VIOLATION(false),
         PERMISSION(false),
         JOB_RECEIVED(false), JOB_PROCESSED(false), LEDGER(false), ENQUEUED(false),
@@ -50,6 +52,10 @@ public record Signal(Type type, LogLine line, String host, int port, String clie
         MASTER_DOWN(false),
         /** {@code +switch-master NAME OLD_IP OLD_PORT NEW_IP NEW_PORT}: host and port the new master, detail "NAME OLD:PORT". */
         SWITCH_MASTER(false),
+        /** {@code Running mode=cluster}: a Cluster node. */
+        CLUSTER_MODE(false),
+        /** A node naming a peer it replicates with ({@code Connecting to MASTER H:P}, {@code Replica H:P asks for ...}). */
+        PEER(false),
         /** {@code Cluster state changed: fail}. */
         CLUSTER_FAIL(false),
         /** {@code Cluster state changed: ok}. */

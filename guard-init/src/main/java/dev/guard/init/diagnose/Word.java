@@ -18,7 +18,7 @@ enum Word {
     // Redis Sentinel and Cluster (any client: the server's replies, the clients' own wordings)
     MOVED("moved "), ASK("ask "), READONLY("readonly"), READ_ONLY_REPLICA("read only replica"), CLUSTERDOWN("clusterdown"),
     CLUSTER_IS_DOWN("cluster is down"), CLUSTER_DOWN_ERROR("clusterdownerror"), NO_MASTER_FOUND("no master found"),
-    MASTER_NOT_FOUND("masternotfound"), ALL_SENTINELS_DOWN("all sentinels down"), SENTINEL("sentinel"), CLUSTER("cluster"),
+    MASTER_NOT_FOUND("masternotfound"), MASTER_AT("master at "), MASTER_RUNNING_AT("master running at "), ALL_SENTINELS_DOWN("all sentinels down"), SENTINEL("sentinel"), CLUSTER("cluster"),
     // broker clients and sockets
     CONNECTION_TO_NODE("connection to node"), BOOTSTRAP_BROKER("bootstrap broker"), UNABLE_TO_BOOTSTRAP("unable to bootstrap"),
     UNABLE_TO_CONNECT_TO_NATS("unable to connect to nats"), TCP_ATTEMPT_FAILED("tcp connection attempt failed"),

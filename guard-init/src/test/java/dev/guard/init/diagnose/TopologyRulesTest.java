@@ -235,4 +235,24 @@ class TopologyRulesTest {
         assertTrue(text.contains("failover aborted: no-good-slave"), text);
         assertTrue(text.contains("no failover followed"), text);
     }
+
+    @Test
+    void errorsNamingNoHostFromAClientSentinelSentToLoopbackAreTheAnnouncedAddress() {
+        // Jedis 3 says where Sentinel sent it, then fails without naming a host
+        String worker = "2026-12-02T03:00:00.000Z [main] INFO worker - worker starting, redis url " + SENTINEL_URL + "\n"
+                + "2026-12-02T03:00:00.100Z [main] INFO redis.clients.jedis.JedisSentinelPool - Created JedisSentinelPool to "
+                + "master at 127.0.0.1:6379\n"
+                + ("2026-12-02T03:00:01.000Z [main] ERROR worker - attempt 1 failed, retrying in 1s\n"
+                + "2026-12-02T03:00:01.000Z redis.clients.jedis.exceptions.JedisConnectionException: Could not get a resource "
+                + "from the pool\n"
+                + "2026-12-02T03:00:01.000Z Caused by: java.net.ConnectException: Connection refused\n").repeat(3);
+        Diagnosis d = diagnose(files("worker.log", worker), "sentinel:26379");
+        assertEquals(List.of("announced-address"), d.causes(), d.groups().toString());
+        assertTrue(d.groups().toString().contains("its client says Sentinel sent it to 127.0.0.1:6379 (worker.log:2)"),
+                d.groups().toString());
+        // the same errors from a client Sentinel sent to a real address are not the trap
+        Diagnosis real = diagnose(files("worker.log", worker.replace("master at 127.0.0.1", "master at 10.0.0.5")),
+                "sentinel:26379");
+        assertEquals(List.of("dependency-down"), real.causes(), real.groups().toString());
+    }
 }
