@@ -2,13 +2,15 @@
 # capture-all.sh [CLIENT_KEY...]: regenerates guard-init/src/test/resources/diagnose-corpus from real
 # client runs. Needs root (network namespaces). With no argument, every client below; with keys
 # (jedis-5.2.0, lettuce-6.3.2, redis-py, amqp-client-5.21.0, pika, jnats-2.20.5, kafka-clients-3.7.1,
-# kafka-python, ...) only those. Idempotent: each scenario folder is rewritten whole.
+# kafka-python, ...; the Sentinel/Cluster scenarios of topology.sh under the keys *-topo: lettuce-6.3.2-topo,
+# jedis-5.2.0-topo, redis-py-topo, ...) only those. Idempotent: each scenario folder is rewritten whole.
 set -uo pipefail
 CORPUS_DIR=$(cd "$(dirname "$0")" && pwd)
 source "$CORPUS_DIR/lib.sh"
 source "$CORPUS_DIR/scenarios.sh"
 source "$CORPUS_DIR/clients.sh"
 source "$CORPUS_DIR/kafka.sh"
+source "$CORPUS_DIR/topology.sh"
 [ "$(id -u)" = 0 ] || { echo "capture-all.sh needs root (ip netns)" >&2; exit 2; }
 cleanup() { kafka_stop 2>/dev/null; blackhole_off 2>/dev/null; rmq_purge 2>/dev/null; net_down; }
 trap cleanup EXIT
@@ -35,6 +37,14 @@ ALL=(
   "kafka-clients-4.0.0|c_kafka 4.0.0 compose kafka_race sc_blackhole"
   "kafka-python|c_kafka_python k8s kafka_race sc_blackhole"
   "spring-data-redis-3.3.5|c_spring_redis 3.3.5 6.3.2 k8s sc_blackhole"
+  # Redis Sentinel and Redis Cluster (topology.sh): all eight faults, or the five core ones
+  "lettuce-6.3.2-topo|t_lettuce 6.3.2 k8s $TOPO_ALL"
+  "jedis-5.2.0-topo|t_jedis 5.2.0 compose $TOPO_ALL"
+  "redis-py-topo|t_redis_py k8s $TOPO_ALL"
+  "lettuce-5.3.7-topo|t_lettuce 5.3.7 compose $TOPO_CORE"
+  "lettuce-7.2.3-topo|t_lettuce 7.2.3 k8s $TOPO_CORE"
+  "jedis-3.10.0-topo|t_jedis 3.10.0 k8s $TOPO_CORE"
+  "jedis-7.1.0-topo|t_jedis 7.1.0 compose $TOPO_CORE"
 )
 net_up
 start=$(date +%s)

@@ -1,6 +1,6 @@
 # lib.sh: shared pieces of the corpus capture (sourced by capture-all.sh and the clients/*.sh).
 # Two network namespaces joined by a veth pair: corpus-s (the "service" host, 10.77.0.2, where the
-# servers run and where dnsmasq answers the service names redis, rabbitmq, nats, kafka like
+# servers run and where dnsmasq answers the service names redis, rabbitmq, nats, kafka, sentinel like
 # Compose's embedded DNS or CoreDNS would) and corpus-w (the worker's host, 10.77.0.3).
 set -o pipefail
 CORPUS_DIR=${CORPUS_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
@@ -11,7 +11,7 @@ WNS=corpus-w; SNS=corpus-s; SIP=10.77.0.2; WIP=10.77.0.3
 TS="perl $CORPUS_DIR/ts.pl"
 PY=/usr/bin/python3
 SLF4J=org.slf4j:slf4j-api:2.0.16\ org.slf4j:slf4j-simple:2.0.16
-SERVICES="redis rabbitmq nats kafka"
+SERVICES="redis rabbitmq nats kafka sentinel"
 
 log() { echo "[corpus $(date -u +%H:%M:%S)] $*" >&2; }
 
