@@ -10,6 +10,9 @@ import dev.guard.testing.LocalAddress;
 import dev.guard.testing.NoLeakedProcesses;
 import dev.guard.testing.RedisClusterSet;
 import dev.guard.testing.RedisSentinelSet;
+import dev.guard.init.diagnose.Diagnoser;
+import dev.guard.init.diagnose.Diagnosis;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -52,6 +55,10 @@ class WaitRedisTopologyTest {
             assertTrue(all.contains("announce master 'mymaster' at 127.0.0.1:" + set.master().port() + ", a loopback address"), all);
             assertTrue(all.contains("node master 127.0.0.1:" + set.master().port() + " announced"), all);
             assertTrue(all.contains("without retrying"), all);
+            // the same output, captured as an initContainer's log, is what diagnose calls the announced address
+            Diagnosis d = Diagnoser.builder().endpoint(outside + ":" + set.sentinelPorts().get(0)).build()
+                    .diagnoseTexts(Map.of("worker-init.log", all));
+            assertEquals(List.of("announced-address"), d.causes(), d.groups().toString());
         }
     }
 
@@ -67,6 +74,9 @@ class WaitRedisTopologyTest {
             Cli.Result trap = Cli.run(Map.of(), "wait", cluster.uri(outside), "--timeout", WaitCommandTest.READY_DEADLINE);
             assertEquals(ExitCodes.CONFIG, trap.code(), trap.toString());
             assertTrue((trap.out() + trap.err()).contains("announces its nodes at 127.0.0.1:"), trap.toString());
+            Diagnosis d = Diagnoser.builder().endpoint(outside + ":" + cluster.nodes().get(0).port()).build()
+                    .diagnoseTexts(Map.of("worker-init.log", trap.out() + trap.err()));
+            assertEquals(List.of("announced-address"), d.causes(), d.groups().toString());
         }
     }
 }

@@ -30,7 +30,7 @@ final class ApplicationLineParser implements LineParser {
             "Traceback \\(most recent call last\\)|\\bERROR\\b|\\blevel=error\\b|\"level\":\\s*\"error\"|^[\\w.$]+(Error|Exception): ");
 
     /** The first broker URL in {@code text}, parsed by guard's one endpoint parser; null when there is none. */
-    private static Endpoint brokerUrl(String text) {
+    static Endpoint brokerUrl(String text) {
         Matcher m = URL.matcher(text);
         while (m.find()) {
             if (Broker.ofScheme(m.group(1)).isEmpty()) {

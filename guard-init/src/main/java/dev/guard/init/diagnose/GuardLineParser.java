@@ -14,6 +14,8 @@ import java.util.regex.Pattern;
  *   <li>config guard ({@code dev.guard.config.ConfigGuard}): the boot log line {@code config ERROR LOOPBACK:
  *       CACHE_URL points at ...}, the report / exception line {@code ERROR NAME_DRIFT: CACHE_URL is not set ...},
  *       and free-form {@code config guard: ... violates ...}</li>
+ *   <li>the CLI's first line {@code guard-init wait: 1 target (from arguments), deadline 60s (from --timeout),
+ *       attempt timeout 2s: redis://redis:6379}: the URL resolved at boot</li>
  *   <li>ledger summary: {@code received=100 processed=91 rejected=9 failed=0 handed_back=0 missing=0}</li>
  * </ul>
  */
@@ -58,6 +60,15 @@ final class GuardLineParser implements LineParser {
                     : "attempt " + m.group(6) + (m.group(7) == null ? "" : ", " + m.group(7) + "s")
                     + (m.group(8) == null ? "" : " of " + m.group(8) + "s");
             out.add(Signal.at(type, line, m.group(2), Integer.parseInt(m.group(3)), "guard").withDetail(detail));
+            return out;
+        }
+        if (t.contains("guard-init wait: ") && t.contains(", attempt timeout ")) {
+            // the CLI's first line names what it waits for: the URL resolved at boot, not a connect timeout
+            dev.guard.endpoint.Endpoint e = ApplicationLineParser.brokerUrl(t);
+            if (e != null) {
+                out.add(Signal.at(Signal.Type.BOOT_TARGET, line, e.host(), e.portGiven() ? e.port() : 0, "guard")
+                        .withDetail(e.scheme()));
+            }
             return out;
         }
         Matcher v = VIOLATION.matcher(t);
