@@ -3,14 +3,17 @@ import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.api.sync.BaseRedisCommands;
+import io.lettuce.core.api.sync.RedisListCommands;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
-import io.lettuce.core.cluster.api.sync.RedisAdvancedClusterCommands;
 import java.time.Duration;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +47,29 @@ public class LettuceWorker {
         }
     }
 
+    /**
+     * Connects, PINGs and takes jobs until the deadline or max, retrying the connection every second;
+     * the same loop for a plain or Sentinel connection and a cluster one.
+     */
+    static <C extends StatefulConnection<String, String>, R extends BaseRedisCommands<String, String> & RedisListCommands<String, String>>
+            void consume(Supplier<C> connect, Function<C, R> sync) throws InterruptedException {
+        int failures = 0; // consecutive failed attempts; a successful connect starts a new count
+        while (System.currentTimeMillis() < deadline && done < max) {
+            try (C conn = connect.get()) {
+                R redis = sync.apply(conn);
+                redis.ping();
+                log.info("connected to {}", url);
+                failures = 0;
+                jobs(() -> redis.blpop(1L, "jobs"));
+            } catch (Exception e) {
+                failures++;
+                log.error("attempt {} failed, retrying in 1s", failures, e);
+                Thread.sleep(1000);
+            }
+        }
+        log.info("worker stopping after {} jobs", done);
+    }
+
     public static void main(String[] args) throws Exception {
         url = env("URL", "redis://redis:6379/0");
         String topology = env("TOPOLOGY", "plain");
@@ -52,7 +78,6 @@ public class LettuceWorker {
         jobMs = Long.parseLong(env("JOB_MS", "50"));
         log.info("worker starting, redis url {}", url);
         SocketOptions socket = SocketOptions.builder().connectTimeout(Duration.ofSeconds(2)).build();
-        int failures = 0; // consecutive failed attempts; a successful connect starts a new count
         if (topology.equals("cluster")) {
             // the command timeout through the seed URI: RedisClusterClient takes its default timeout from it
             // (setDefaultTimeout in lettuce 5/6; lettuce 7 has no setDefaultTimeout any more)
@@ -66,39 +91,13 @@ public class LettuceWorker {
                     .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                             .enablePeriodicRefresh(Duration.ofSeconds(5)).enableAllAdaptiveRefreshTriggers().build())
                     .build());
-            while (System.currentTimeMillis() < deadline && done < max) {
-                try (StatefulRedisClusterConnection<String, String> conn = client.connect()) {
-                    RedisAdvancedClusterCommands<String, String> redis = conn.sync();
-                    redis.ping();
-                    log.info("connected to {}", url);
-                    failures = 0;
-                    jobs(() -> redis.blpop(1L, "jobs"));
-                } catch (Exception e) {
-                    failures++;
-                    log.error("attempt {} failed, retrying in 1s", failures, e);
-                    Thread.sleep(1000);
-                }
-            }
-            log.info("worker stopping after {} jobs", done);
+            consume(client::connect, StatefulRedisClusterConnection::sync);
             client.shutdown();
             return;
         }
         RedisClient client = RedisClient.create(url);
         client.setOptions(ClientOptions.builder().socketOptions(socket).build());
-        while (System.currentTimeMillis() < deadline && done < max) {
-            try (StatefulRedisConnection<String, String> conn = client.connect()) {
-                RedisCommands<String, String> redis = conn.sync();
-                redis.ping();
-                log.info("connected to {}", url);
-                failures = 0;
-                jobs(() -> redis.blpop(1L, "jobs"));
-            } catch (Exception e) {
-                failures++;
-                log.error("attempt {} failed, retrying in 1s", failures, e);
-                Thread.sleep(1000);
-            }
-        }
-        log.info("worker stopping after {} jobs", done);
+        consume(client::connect, StatefulRedisConnection::sync);
         client.shutdown();
     }
 }
