@@ -24,6 +24,8 @@ final class Context {
     final Map<String, Signal> announced = new LinkedHashMap<>();
     /** Failovers: Sentinel's +switch-master, a Cluster replica's won election. */
     final List<Signal> failovers = new ArrayList<>();
+    /** Per dependency group, the first failover its log shows. */
+    private final Map<String, Signal> failoverByGroup = new LinkedHashMap<>();
     /** Sentinel saw a master down (+sdown, +odown) or aborted its failover. */
     final List<Signal> mastersDown = new ArrayList<>();
     private final Map<String, List<Evidence>> topologyEvidence = new LinkedHashMap<>();
@@ -51,6 +53,7 @@ final class Context {
 
     void failover(String group, Signal s, String why) {
         failovers.add(s);
+        failoverByGroup.putIfAbsent(group, s);
         topologyEvidence(group, s, why);
     }
 
@@ -61,6 +64,11 @@ final class Context {
     void masterDown(String group, Signal s) {
         mastersDown.add(s);
         topologyEvidence(group, s, "Sentinel sees master " + s.detail() + " at " + s.target() + " down");
+    }
+
+    /** The first failover this dependency group's log shows; null when none. */
+    Signal failoverIn(String group) {
+        return failoverByGroup.get(group);
     }
 
     /** The first line of each kind a dependency group's topology events showed. */

@@ -103,8 +103,7 @@ final class DependencyRule {
                         + " and gives clients that address");
                 case SWITCH_MASTER -> {
                     c.announce(g.name, s, "Sentinel now gives clients " + s.target() + " as the master");
-                    c.failover(g.name, s, "Sentinel switched master " + s.detail().replace(" ", " from ") + " to "
-                            + s.target() + ": a failover");
+                    c.failover(g.name, s, Facts.failoverWhy(s) + ": a failover");
                 }
                 case CLUSTER_FAILOVER -> c.failover(g.name, s, "a Cluster replica won the failover election and "
                         + "took over its failed master's slots");
@@ -136,14 +135,11 @@ final class DependencyRule {
             causes.add(Cause.OOM_OR_PROBE_KILL.id());
             reasons.add(g.name + " was killed or restarted mid-load");
         }
-        for (Signal fo : c.failovers) {
-            if (fo.line().service() != null ? g.name.equals(Intake.groupName(fo.line().service()))
-                    : g.name.equals(Intake.groupName(fo.line().file()))) {
-                causes.add(Cause.FAILOVER.id());
-                reasons.add(Cause.FAILOVER.id() + ": " + Facts.failoverWhy(fo) + " (" + fo.line().where()
-                        + "): the master failed; the workers' findings say whether they followed");
-                break;
-            }
+        Signal fo = c.failoverIn(g.name);
+        if (fo != null) {
+            causes.add(Cause.FAILOVER.id());
+            reasons.add(Cause.FAILOVER.id() + ": " + Facts.failoverWhy(fo) + " (" + fo.line().where()
+                    + "): the master failed; the workers' findings say whether they followed");
         }
         for (Evidence e : c.topologyEvidence(g.name)) {
             if (evs.size() < Verdict.EVIDENCE && evs.stream().noneMatch(x -> x.at().equals(e.at()))) {

@@ -13,8 +13,11 @@ final class DriftRule implements CauseRule {
     public void apply(Facts f, Verdict v) {
         List<Targets.Target> drift = new java.util.ArrayList<>();
         List<Targets.Target> announced = new java.util.ArrayList<>();
+        String how = null;
         for (Targets.Target t : f.targets.of(Category.LOOPBACK, Category.NOT_AN_ENDPOINT)) {
-            (announced(f, t) != null ? announced : drift).add(t);
+            String why = announced(f, t);
+            (why != null ? announced : drift).add(t);
+            how = how == null ? why : how;
         }
         if (!announced.isEmpty()) {
             Span s = Targets.span(announced);
@@ -22,7 +25,7 @@ final class DriftRule implements CauseRule {
             announced.forEach(t -> named.add(t.label()));
             v.add(Cause.ANNOUNCED_ADDRESS, s.count + " connection error lines name " + String.join(", ", named)
                     + ", an address the worker did not configure: the URL it resolved at boot names "
-                    + f.boot().target() + ", and " + announced(f, announced.get(0)) + ". Sentinel or the Cluster "
+                    + f.boot().target() + ", and " + how + ". Sentinel or the Cluster "
                     + "announces an address this worker cannot reach: fix what it announces, not the worker's URL");
             v.evidence(f.boot(), "the URL the worker resolved at boot");
             Signal said = f.context.announced.get(announced.get(0).label());

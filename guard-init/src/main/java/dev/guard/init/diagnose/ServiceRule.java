@@ -73,14 +73,14 @@ final class ServiceRule extends ErrorsThatStop {
         String t = ts.get(0).label();
         long hang = f.group.retries.hangMs();
         Signal pinned = TopologyRule.pinnedToOldMaster(f, ts);
+        Signal said = pinned == null ? announcedWhileNamingNoHost(f, ts) : null;
         if (pinned != null) {
             v.add(Cause.TOPOLOGY_NOT_FOLLOWED, s.count + " error lines name " + t + " to the end of the log, the address "
                     + "of the master before the failover at " + pinned.line().where() + " (" + Facts.failoverWhy(pinned)
                     + "): the worker is pinned to the old master's address and never asks Sentinel");
             v.evidence(pinned, Facts.failoverWhy(pinned));
             TopologyRule.failoverToo(v, pinned);
-        } else if (announcedWhileNamingNoHost(f, ts) != null) {
-            Signal said = announcedWhileNamingNoHost(f, ts);
+        } else if (said != null) {
             v.add(Cause.ANNOUNCED_ADDRESS, s.count + " error lines that name no host never stop, while the worker's URL names "
                     + f.boot().target() + " and " + (said.type() == Signal.Type.DISCOVERED ? "its client says Sentinel sent it to "
                     + said.target() : "the topology announces " + said.target()) + " (" + said.line().where() + "), a loopback "
