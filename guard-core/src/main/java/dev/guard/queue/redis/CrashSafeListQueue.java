@@ -30,6 +30,12 @@ import org.slf4j.LoggerFactory;
  * period. Delivery is at least once: make results idempotent. Producers LPUSH onto
  * {@code queue}; returned and handed-back jobs are RPUSHed, so they are taken next.
  *
+ * <p>One round trip per job on a busy queue: {@link #ack} sends one script that removes the job
+ * and moves the next one into the processing list (LMOVE), and does not wait; {@link #fetch} reads
+ * that reply and hands out the job it carried, blocking on BLMOVE only when the queue was empty. A
+ * worker therefore holds at most one job it has not started; {@link #close} puts it back at the
+ * consuming end uncounted, and a crash leaves it to the reaper like any other.
+ *
  * <p>On a Redis Cluster ({@link #builder(RedisClusterClient, String)}) the keys are named with the
  * queue as hash tag ({@code {jobs}:processing:<id>}, {@code {jobs}:lease:<id>}, {@code {jobs}:dead}),
  * which is the slot of {@code jobs} itself: BLMOVE and every script stay in one slot, and
@@ -40,6 +46,7 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
 
     private static final Logger LOG = LoggerFactory.getLogger(CrashSafeListQueue.class);
     private static final Duration FIRST_LEASE_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration ACK_TIMEOUT = Duration.ofSeconds(10);
 
     private final ListKeys keys;
     private final String workerId;
@@ -60,6 +67,12 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
     private volatile boolean suspect;
     private long lastStrandCheck = System.nanoTime();
     private final Duration strandCheckEvery;
+    private final HotScript ackNext;
+    /** The last ack, sent and not yet confirmed, and the id of its job. */
+    private HotScript.Sent pendingAck;
+    private String pendingAckId;
+    /** The job the last ack moved into the processing list, handed out by the next fetch. */
+    private String prefetched;
 
     CrashSafeListQueue(Builder b) {
         boolean cluster = RedisLink.isCluster(b.client);
@@ -76,6 +89,7 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
         this.strandCheckEvery = b.strandCheckEvery;
         this.connection = RedisLink.open(b.client);
         this.heartbeatConnection = RedisLink.open(b.client);
+        this.ackNext = new HotScript(connection, ListKeys.ACK_NEXT, ScriptOutputType.MULTI);
         ListReaper.Builder rb = new ListReaper.Builder(b.client, b.queue).maxInterruptions(b.maxInterruptions).onReap(b.onReap);
         if (b.deadLetter != null) {
             rb.deadLetter(b.deadLetter);
@@ -156,7 +170,13 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
 
     @Override
     public Optional<RedisJob> fetch() {
+        settle();
         returnStranded();
+        if (prefetched != null) {
+            String p = prefetched;
+            prefetched = null;
+            return Optional.of(new RedisJob(idOf.apply(p), p, keys.queue, null, 1));
+        }
         String payload;
         try {
             payload = connection.sync().blmove(keys.queue, processing, LMoveArgs.Builder.rightLeft(),
@@ -218,25 +238,64 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
         }
     }
 
-    /** LREM from the processing list and forget the job's interruption count (one round trip). */
+    /**
+     * Removes the job from the processing list and forgets its interruption count; when this
+     * worker holds no unstarted job, the same script moves the next one in. Sent without waiting:
+     * the reply is read by the next {@link #fetch} (or {@link #confirmAcks}, {@link #handBack},
+     * {@link #fail}, {@link #close}), so ack and fetch share one round trip. An ack Redis never
+     * confirms leaves the job in the processing list, from where it is returned to the queue: it
+     * runs again, it is not lost (results must be idempotent).
+     */
     @Override
     public void ack(RedisJob job) {
         release(job.payload());
-        RedisFuture<Long> removed = connection.async().lrem(processing, 1, job.payload());
-        connection.async().hdel(keys.interruptions, job.payload());
+        settle(); // an earlier ack not yet confirmed: this worker held two jobs at once
         try {
-            if (Redis.await(removed, Duration.ofSeconds(10)) == 0) {
+            pendingAck = ackNext.send(connection, new String[] {processing, keys.interruptions, keys.queue},
+                    job.payload(), prefetched == null ? "1" : "0");
+            pendingAckId = job.id();
+        } catch (RuntimeException e) {
+            suspect = true;
+            throw new IllegalStateException("guard crash-safe queue '" + keys.queue + "': ack of job " + job.id()
+                    + " could not be sent (" + Redis.describe(e) + "); it stays in " + processing + " and is returned to"
+                    + " the queue once Redis answers again, so it will run again", e);
+        }
+    }
+
+    /** Waits for the acks sent so far (they are otherwise confirmed by the next fetch). */
+    public void confirmAcks() {
+        settle();
+    }
+
+    /** Reads the reply of the last ack: warns when it failed, keeps the job it moved in for the next fetch. */
+    private void settle() {
+        HotScript.Sent sent = pendingAck;
+        if (sent == null) {
+            return;
+        }
+        pendingAck = null;
+        try {
+            List<Object> r = sent.await(ACK_TIMEOUT);
+            if ((Long) r.get(0) == 0) {
                 LOG.warn("guard crash-safe queue '{}': job {} was no longer in {} at ack: the lease had lapsed and a reaper"
-                        + " returned it, so it may run twice (results must be idempotent)", keys.queue, job.id(), processing);
+                        + " returned it, so it may run twice (results must be idempotent)", keys.queue, pendingAckId,
+                        processing);
+            }
+            if (r.size() > 1 && r.get(1) != null) {
+                String next = (String) r.get(1);
+                synchronized (held) {
+                    held.merge(next, 1, Integer::sum);
+                }
+                prefetched = next;
             }
         } catch (Exception e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            suspect = true;
-            throw new IllegalStateException("guard crash-safe queue '" + keys.queue + "': ack (LREM) of job " + job.id()
-                    + " failed (" + Redis.describe(e) + "); it stays in " + processing + " and is returned to the queue"
-                    + " once Redis answers again, so it will run again", e);
+            suspect = true; // the script may have run with its reply lost: the next fetch checks the processing list
+            LOG.warn("guard crash-safe queue '{}': the ack of job {} was not confirmed ({}); it stays in {} and is returned"
+                    + " to the queue once Redis answers again, so it will run again (results must be idempotent)",
+                    keys.queue, pendingAckId, Redis.describe(e), processing);
         }
     }
 
@@ -247,6 +306,7 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
     @Override
     public void handBack(RedisJob job) throws HandBackFailedException {
         release(job.payload());
+        settle();
         try {
             Long r = Redis.await(connection.async().eval(ListKeys.HAND_BACK, ScriptOutputType.INTEGER,
                     new String[] {processing, keys.queue, keys.interruptions, keys.dead},
@@ -274,6 +334,7 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
     @Override
     public void fail(RedisJob job, Exception cause) {
         release(job.payload());
+        settle();
         Long moved;
         try {
             moved = connection.sync().eval(ListKeys.FAIL, ScriptOutputType.INTEGER,
@@ -294,8 +355,10 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
     }
 
     /**
-     * Stops the heartbeat and reaper. With an empty processing list the lease is deleted and the
-     * worker unregistered; otherwise the lease is left to expire so a reaper returns the jobs.
+     * Stops the heartbeat and reaper, confirms the last ack and puts a job fetched ahead but never
+     * started back at the consuming end (uncounted). With an empty processing list the lease is
+     * deleted and the worker unregistered; otherwise the lease is left to expire so a reaper
+     * returns the jobs.
      */
     @Override
     public void close() {
@@ -304,6 +367,13 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
             reaper.close();
         }
         try {
+            settle();
+            if (prefetched != null) {
+                String p = prefetched;
+                prefetched = null;
+                release(p);
+                connection.sync().eval(ListKeys.UNTOUCHED, ScriptOutputType.INTEGER, new String[] {processing, keys.queue}, p);
+            }
             Long left = connection.sync().llen(processing);
             if (left == 0) {
                 connection.sync().del(lease);

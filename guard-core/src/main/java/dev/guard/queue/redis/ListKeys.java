@@ -128,6 +128,27 @@ final class ListKeys {
             "return {returned, dead}");
 
     /**
+     * Acks one job and, when ARGV[2] is "1", moves the next one into the processing list in the
+     * same step (LMOVE, no blocking inside a script), so a busy worker makes one round trip per job.
+     * KEYS: processing, interruptions, queue. ARGV: payload, prefetch. Returns {removed} or
+     * {removed, next payload or nil}; removed is 0 when a reaper had returned the job already.
+     */
+    static final String ACK_NEXT = String.join("\n",
+            "local removed = redis.call('LREM', KEYS[1], 1, ARGV[1])",
+            "redis.call('HDEL', KEYS[2], ARGV[1])",
+            "if ARGV[2] ~= '1' then return {removed} end",
+            "return {removed, redis.call('LMOVE', KEYS[3], KEYS[1], 'RIGHT', 'LEFT')}");
+
+    /**
+     * Puts a job this worker took but never started back at the consuming end of the queue, with
+     * no interruption counted (the prefetched job of a worker that closes). KEYS: processing,
+     * queue. ARGV: payload. Returns 0 when it was no longer in the processing list.
+     */
+    static final String UNTOUCHED = String.join("\n",
+            "if redis.call('LREM', KEYS[1], 1, ARGV[1]) == 0 then return 0 end",
+            "redis.call('RPUSH', KEYS[2], ARGV[1]); return 1");
+
+    /**
      * Moves a failed job from the processing list to the dead list and forgets its interruption
      * count (a job put back by a person after the fix starts again at zero). KEYS: processing,
      * dead, interruptions. ARGV: payload. Returns 0 when the job was no longer in the processing

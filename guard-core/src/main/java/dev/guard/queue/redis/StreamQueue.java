@@ -33,10 +33,32 @@ import org.slf4j.LoggerFactory;
  * entry (at most every min(claim min-idle, 1 s), and again right after a find), then reads new ones. An entry delivered more than {@code maxInterruptions + 1}
  * times (interrupted that often) is copied to the dead-letter stream and acked instead of being
  * retried forever. Entries carry the payload in one field (default {@code job}).
+ *
+ * <p>One round trip per job on a busy stream: {@link #ack} sends one script that acks (and
+ * deletes) the entry and reads the next one for this consumer (XREADGROUP COUNT 1, not blocking),
+ * and does not wait; {@link #fetch} reads that reply and hands out the entry it carried, blocking
+ * on XREADGROUP only when nothing was new. A consumer therefore has at most one entry it has not
+ * started; {@link #close} hands it back with its delivery uncounted, and after a crash it is
+ * claimed like any pending entry.
  */
 public final class StreamQueue implements JobSource<RedisJob> {
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamQueue.class);
+    private static final Duration ACK_TIMEOUT = Duration.ofSeconds(10);
+
+    /**
+     * XACK (and XDEL when ARGV[4] is "1") one entry; when ARGV[5] is "1" also read the next new
+     * entry for this consumer. KEYS: stream. ARGV: group, consumer, entry id, delete, read next.
+     * Returns {acked} or {acked, entry id, {field, value, ...}}.
+     */
+    static final String ACK_NEXT = String.join("\n",
+            "local acked = redis.call('XACK', KEYS[1], ARGV[1], ARGV[3])",
+            "if ARGV[4] == '1' then redis.call('XDEL', KEYS[1], ARGV[3]) end",
+            "if ARGV[5] ~= '1' then return {acked} end",
+            "local r = redis.call('XREADGROUP', 'GROUP', ARGV[1], ARGV[2], 'COUNT', '1', 'STREAMS', KEYS[1], '>')",
+            "if not r then return {acked} end",
+            "local e = r[1][2][1]",
+            "return {acked, e[1], e[2]}");
 
     private final String stream;
     private final String group;
@@ -56,6 +78,12 @@ public final class StreamQueue implements JobSource<RedisJob> {
     private boolean claimProbed;
     private boolean lastProbeFound;
     private long deadLettered;
+    private final HotScript ackNext;
+    /** The last ack, sent and not yet confirmed, and its entry id. */
+    private HotScript.Sent pendingAck;
+    private String pendingAckEntry;
+    /** The entry the last ack read, handed out by the next fetch. */
+    private RedisJob prefetched;
 
     StreamQueue(Builder b) {
         this.stream = b.stream;
@@ -71,6 +99,7 @@ public final class StreamQueue implements JobSource<RedisJob> {
         this.deleteOnAck = b.deleteOnAck;
         this.idOf = b.idOf;
         this.connection = RedisLink.open(b.client);
+        this.ackNext = new HotScript(connection, ACK_NEXT, io.lettuce.core.ScriptOutputType.MULTI);
         try {
             connection.sync().xgroupCreate(XReadArgs.StreamOffset.from(stream, "0"), group,
                     XGroupCreateArgs.Builder.mkstream(true));
@@ -99,6 +128,7 @@ public final class StreamQueue implements JobSource<RedisJob> {
 
     @Override
     public Optional<RedisJob> fetch() {
+        settle();
         // probe for abandoned entries at most every min(claimMinIdle, 1 s), or again at once after a find
         long now = System.nanoTime();
         long probeEvery = Math.min(claimMinIdle.toNanos(), 1_000_000_000L);
@@ -110,6 +140,11 @@ public final class StreamQueue implements JobSource<RedisJob> {
             if (claimed.isPresent()) {
                 return claimed;
             }
+        }
+        if (prefetched != null) {
+            RedisJob next = prefetched;
+            prefetched = null;
+            return Optional.of(next);
         }
         List<StreamMessage<String, String>> read = connection.sync().xreadgroup(consumer,
                 XReadArgs.Builder.count(1).block(pollTimeout), XReadArgs.StreamOffset.lastConsumed(stream));
@@ -192,9 +227,53 @@ public final class StreamQueue implements JobSource<RedisJob> {
         }
     }
 
+    /**
+     * XACK (and XDEL) the entry and, when this consumer holds no unstarted entry, read the next
+     * one in the same script. Sent without waiting: the reply is read by the next {@link #fetch}
+     * (or {@link #confirmAcks}, {@link #handBack}, {@link #fail}, {@link #close}), so ack and fetch
+     * share one round trip. An ack Redis never confirms leaves the entry pending: it is claimed
+     * again after the claim min-idle time and runs again, it is not lost.
+     */
     @Override
     public void ack(RedisJob job) {
-        ack(job.entryId());
+        settle(); // an earlier ack not yet confirmed: this consumer held two entries at once
+        pendingAck = ackNext.send(connection, new String[] {stream}, group, consumerName, job.entryId(),
+                deleteOnAck ? "1" : "0", prefetched == null ? "1" : "0");
+        pendingAckEntry = job.entryId();
+    }
+
+    /** Waits for the acks sent so far (they are otherwise confirmed by the next fetch). */
+    public void confirmAcks() {
+        settle();
+    }
+
+    /** Reads the reply of the last ack: warns when it failed, keeps the entry it read for the next fetch. */
+    @SuppressWarnings("unchecked")
+    private void settle() {
+        HotScript.Sent sent = pendingAck;
+        if (sent == null) {
+            return;
+        }
+        pendingAck = null;
+        try {
+            List<Object> r = sent.await(ACK_TIMEOUT);
+            if (r.size() == 3) {
+                List<Object> kv = (List<Object>) r.get(2);
+                Map<String, String> body = new LinkedHashMap<>();
+                for (int i = 0; i + 1 < kv.size(); i += 2) {
+                    body.put((String) kv.get(i), (String) kv.get(i + 1));
+                }
+                prefetched = job(new StreamMessage<>(stream, (String) r.get(1), body), 1);
+            }
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            // an entry the script may have read is pending for this consumer: it is claimed after claimMinIdle
+            LOG.warn("guard stream queue '{}': the XACK of entry {} was not confirmed ({}); it stays pending and is claimed"
+                    + " again after {} ms, so it will run again (results must be idempotent)", stream, pendingAckEntry,
+                    Redis.describe(e), claimMinIdle.toMillis());
+        }
     }
 
     /**
@@ -204,6 +283,7 @@ public final class StreamQueue implements JobSource<RedisJob> {
      */
     @Override
     public void handBack(RedisJob job) throws HandBackFailedException {
+        settle();
         try {
             Redis.await(connection.async().xclaim(stream, consumer,
                     XClaimArgs.Builder.minIdleTime(0).idle(claimMinIdle).justid(), job.entryId()), handBackTimeout);
@@ -221,6 +301,7 @@ public final class StreamQueue implements JobSource<RedisJob> {
     /** Copies the entry to the dead-letter stream with the reason, then acks it. */
     @Override
     public void fail(RedisJob job, Exception cause) {
+        settle();
         Map<String, String> body = new LinkedHashMap<>();
         body.put(field, job.payload());
         body.put("guard.source", stream);
@@ -235,9 +316,27 @@ public final class StreamQueue implements JobSource<RedisJob> {
         return job.id();
     }
 
+    /**
+     * Confirms the last ack and hands back an entry read ahead but never started: pending, idle
+     * for the claim min-idle time and with its delivery count reset (XCLAIM IDLE RETRYCOUNT 0), so
+     * the next consumer's claim takes it at once and counts no interruption.
+     */
     @Override
     public void close() {
-        connection.close();
+        try {
+            settle();
+            if (prefetched != null) {
+                RedisJob p = prefetched;
+                prefetched = null;
+                connection.sync().xclaim(stream, consumer,
+                        XClaimArgs.Builder.minIdleTime(0).idle(claimMinIdle).retryCount(0).justid(), p.entryId());
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("guard stream queue '{}': could not hand back the entry read ahead ({}); it is claimed after {} ms",
+                    stream, Redis.describe(e), claimMinIdle.toMillis());
+        } finally {
+            connection.close();
+        }
     }
 
     /** Mutable builder. */

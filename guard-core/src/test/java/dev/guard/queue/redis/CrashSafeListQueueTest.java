@@ -67,6 +67,7 @@ class CrashSafeListQueueTest {
             System.out.println("[figure] crash-safe: SIGKILL of a worker holding a job to pick-up by another worker"
                     + " (lease 1000 ms, reaper every 200 ms): " + millis + " ms");
             other.ack(again.get());
+            other.confirmAcks();
             assertEquals(0L, redis.sync().llen(other.processingList()));
             assertEquals(0L, redis.sync().hlen(queue + ":interruptions"));
         }
@@ -93,6 +94,39 @@ class CrashSafeListQueueTest {
                 }
                 assertEquals(Integer.toString(attempt), redis.sync().hget(queue + ":interruptions", "job-poison"));
             }
+        }
+    }
+
+    @Test
+    void anAckMovesTheNextJobInAndCloseReturnsItUnstartedAndUncounted() {
+        redis.sync().lpush(queue, "job-a", "job-b", "job-c"); // job-a is taken first
+        try (CrashSafeListQueue q = CrashSafeListQueue.builder(client, queue).workerId("w").reapEvery(Duration.ZERO)
+                .pollTimeout(Duration.ofMillis(200)).build()) {
+            RedisJob a = q.fetch().orElseThrow();
+            q.ack(a);
+            q.confirmAcks();
+            assertEquals(List.of("job-b"), redis.sync().lrange(q.processingList(), 0, -1),
+                    "the ack's script moved the next job in: Redis holds it for this worker");
+            assertEquals(List.of("job-c"), redis.sync().lrange(queue, 0, -1));
+            RedisJob b = q.fetch().orElseThrow();
+            assertEquals("job-b", b.id());
+            q.ack(b); // moves job-c in; this worker never starts it
+        }
+        assertEquals(List.of("job-c"), redis.sync().lrange(queue, 0, -1), "back at the consuming end");
+        assertEquals(0L, redis.sync().hlen(queue + ":interruptions"), "a job never started is not an interruption");
+        assertEquals(0L, redis.sync().exists(queue + ":processing:w", queue + ":lease:w"));
+    }
+
+    @Test
+    void anAckAfterTheScriptCacheWasFlushedRunsFromTheScriptsText() {
+        redis.sync().lpush(queue, "job-a", "job-b");
+        try (CrashSafeListQueue q = CrashSafeListQueue.builder(client, queue).workerId("w").reapEvery(Duration.ZERO)
+                .pollTimeout(Duration.ofMillis(200)).build()) {
+            RedisJob a = q.fetch().orElseThrow();
+            redis.sync().scriptFlush(); // what a restart or a failover to a replica does to the cache
+            q.ack(a);
+            assertEquals("job-b", q.fetch().orElseThrow().id(), "the script ran after NOSCRIPT and moved job-b in");
+            assertEquals(List.of("job-b"), redis.sync().lrange(q.processingList(), 0, -1), "job-a is acked");
         }
     }
 
@@ -138,6 +172,7 @@ class CrashSafeListQueueTest {
             assertEquals(List.of("job-acked-before-the-failover", "job-held"), redis.sync().lrange(q.processingList(), 0, -1));
             q.ack(again);
             q.ack(held);
+            q.confirmAcks();
             assertEquals(0L, redis.sync().llen(q.processingList()));
         }
     }

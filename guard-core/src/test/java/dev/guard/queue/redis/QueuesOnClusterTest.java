@@ -79,6 +79,7 @@ class QueuesOnClusterTest {
             assertEquals("job-1", job.payload());
             assertEquals(List.of("job-1"), redis.lrange(q.processingList(), 0, -1), "Redis keeps a copy while it runs");
             q.ack(job);
+            q.confirmAcks();
             assertEquals(0L, redis.llen(q.processingList()));
             assertEquals(List.of("w1"), List.copyOf(redis.smembers("{" + queue + "}:workers")));
         }
@@ -184,6 +185,7 @@ class QueuesOnClusterTest {
             RedisJob job = fetchWithin(q::fetch);
             assertEquals("entry-1", job.payload());
             q.ack(job);
+            q.confirmAcks();
             assertEquals(0L, redis.xlen(stream), "acked and deleted");
             redis.xadd(stream, Map.of("job", "entry-2"));
             RedisJob second = fetchWithin(q::fetch);

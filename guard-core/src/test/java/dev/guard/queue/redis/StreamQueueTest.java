@@ -51,6 +51,30 @@ class StreamQueueTest {
     }
 
     @Test
+    void anAckReadsTheNextEntryAndCloseHandsItBackWithNoDeliveryCounted() {
+        try (StreamQueue b = consumer("b", 1)) {
+            try (StreamQueue a = consumer("a", 1)) {
+                redis.sync().xadd(stream, Map.of("job", "job-1"));
+                redis.sync().xadd(stream, Map.of("job", "job-2"));
+                redis.sync().xadd(stream, Map.of("job", "job-3"));
+                RedisJob one = a.fetch().orElseThrow();
+                a.ack(one);
+                a.confirmAcks();
+                assertEquals(1L, redis.sync().xpending(stream, "workers").getCount(), "job-2, read by the ack's script");
+                assertEquals(2L, redis.sync().xlen(stream), "job-1 acked and deleted");
+                RedisJob two = a.fetch().orElseThrow();
+                assertEquals("job-2", two.id());
+                a.ack(two); // reads job-3, which consumer a never starts
+            }
+            RedisJob three = fetchWithin(b, Patience.WAIT).orElseThrow(
+                    () -> new AssertionError("consumer b did not claim job-3 within " + Patience.WAIT.toSeconds() + " s"));
+            assertEquals("job-3", three.id());
+            assertEquals(1, three.deliveries(), "read ahead and handed back unstarted: no interruption counted");
+            assertEquals(0L, b.deadLettered(), "with maxInterruptions 1 a counted delivery would have dead-lettered it");
+        }
+    }
+
+    @Test
     void xautoclaimTakesOverTheEntryADeadConsumerNeverAcked() {
         try (StreamQueue a = consumer("a", 3); StreamQueue b = consumer("b", 3)) {
             redis.sync().xadd(stream, Map.of("job", "job-s1"));
@@ -67,6 +91,7 @@ class StreamQueueTest {
             assertEquals(first.entryId(), claimed.entryId());
             assertEquals(2, claimed.deliveries());
             b.ack(claimed);
+            b.confirmAcks();
             assertEquals(0L, redis.sync().xpending(stream, "workers").getCount());
             assertEquals(0L, redis.sync().xlen(stream), "acked entries are deleted");
             System.out.println("[figure] streams: dead consumer's entry claimed by another after " + millis
