@@ -21,8 +21,30 @@ import java.util.Objects;
  *
  * <p>Default: 10 ms, doubling, capped at 60 ms, jitter 5 % (at most ~17.5 attempts/s in steady
  * state, and at most 20 in the first second).
+ *
+ * <p>A target that says when it expects to be ready ({@link ProbeResult#expectedReadyIn()}: a
+ * loading Redis, from its progress and rate) is paced by that estimate instead, through failsafe's
+ * delay function: while the end is further than {@link #LEAD}, the next attempt comes after half
+ * the time left (at least {@link #LEAD}, at most {@link #FAR_CAP}, never past the start of the lead
+ * window), each attempt refining the estimate; within the lead window attempts come every
+ * {@link #DENSE}. A load of many seconds thus costs a few attempts per second, and its end is seen
+ * within about {@link #DENSE}. The gate bounds any pacing to {@link ReadinessGate#MAX_ATTEMPTS_PER_SECOND}
+ * attempt starts in any one second.
  */
 public final class Backoff {
+
+    /** How long before the expected end attempts become dense. */
+    public static final Duration LEAD = Duration.ofMillis(40);
+    /** Spacing of the attempts around the expected end. */
+    public static final Duration DENSE = Duration.ofMillis(10);
+    /**
+     * The longest pause while the expected end is far: a prediction is re-checked at least this often,
+     * so a load that speeds up beyond its estimate (smaller keys at the end of the file) is seen
+     * within this time.
+     */
+    public static final Duration FAR_CAP = Duration.ofMillis(250);
+
+    private static final Duration USE_BACKOFF = Duration.ofNanos(-1);
 
     /** 10 ms start, factor 2, 60 ms cap, 5 % jitter. */
     public static final Backoff DEFAULT = builder().build();
@@ -72,7 +94,11 @@ public final class Backoff {
         var b = RetryPolicy.<ProbeResult>builder()
                 .handleResultIf(r -> r == null || r.state() != ProbeState.READY)
                 .abortIf(r -> r != null && !r.state().retryable())
-                .withMaxRetries(-1);
+                .withMaxRetries(-1)
+                .withDelayFn(ctx -> {
+                    Duration paced = paceByEstimate(ctx.getLastResult());
+                    return paced == null ? USE_BACKOFF : paced; // failsafe: a negative delay means its own schedule
+                });
         if (max.equals(initial)) {
             b.withDelay(initial); // a constant interval: failsafe's withBackoff needs initial < max
         } else {
@@ -82,6 +108,25 @@ public final class Backoff {
             b.withJitter(jitter);
         }
         return b.build();
+    }
+
+    /**
+     * The pause before the next attempt on a target that estimated when it is ready, or null (no
+     * estimate: the backoff applies). See the class comment.
+     */
+    static Duration paceByEstimate(ProbeResult last) {
+        Duration readyIn = last == null ? null : last.expectedReadyIn();
+        if (readyIn == null) {
+            return null;
+        }
+        if (readyIn.compareTo(LEAD) <= 0) {
+            return DENSE;
+        }
+        Duration toLead = readyIn.minus(LEAD);
+        Duration half = readyIn.dividedBy(2);
+        Duration pause = half.compareTo(LEAD) < 0 ? LEAD : half;
+        pause = pause.compareTo(toLead) > 0 ? toLead : pause;
+        return pause.compareTo(FAR_CAP) > 0 ? FAR_CAP : pause;
     }
 
     /**

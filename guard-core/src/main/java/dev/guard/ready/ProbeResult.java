@@ -17,9 +17,12 @@ import java.util.Objects;
  * @param elapsed time since the wait began (for a single check: the check's own duration)
  * @param nodes   what each server behind the target was found to be, for a target of several
  *                (the sentinels and the master they announce, a cluster's nodes); empty for one server
+ * @param expectedReadyIn how long the target itself expects to take until ready, from the end of this
+ *                attempt (a loading Redis's progress and rate); null when it gives no estimate. The gate
+ *                spaces its attempts by it: sparse while the end is far, dense around it
  */
 public record ProbeResult(String kind, String target, ProbeState state, String detail, String cause,
-                          int attempt, Duration elapsed, List<Node> nodes) {
+                          int attempt, Duration elapsed, List<Node> nodes, Duration expectedReadyIn) {
 
     public ProbeResult {
         Objects.requireNonNull(kind, "kind");
@@ -30,12 +33,21 @@ public record ProbeResult(String kind, String target, ProbeState state, String d
         detail = detail == null ? "" : Redaction.maskText(detail);
         cause = cause == null ? "" : Redaction.maskText(cause);
         nodes = nodes == null ? List.of() : List.copyOf(nodes);
+        if (expectedReadyIn != null && expectedReadyIn.isNegative()) {
+            expectedReadyIn = Duration.ZERO;
+        }
+    }
+
+    /** A result with the servers behind the target and no estimate of when it is ready. */
+    public ProbeResult(String kind, String target, ProbeState state, String detail, String cause, int attempt,
+                       Duration elapsed, List<Node> nodes) {
+        this(kind, target, state, detail, cause, attempt, elapsed, nodes, null);
     }
 
     /** A result for one server (no {@link #nodes()}). */
     public ProbeResult(String kind, String target, ProbeState state, String detail, String cause, int attempt,
                        Duration elapsed) {
-        this(kind, target, state, detail, cause, attempt, elapsed, List.of());
+        this(kind, target, state, detail, cause, attempt, elapsed, List.of(), null);
     }
 
     /**
@@ -73,17 +85,22 @@ public record ProbeResult(String kind, String target, ProbeState state, String d
 
     /** The same result renumbered for its place in a wait. */
     public ProbeResult withAttempt(int attempt, Duration elapsed) {
-        return new ProbeResult(kind, target, state, detail, cause, attempt, elapsed, nodes);
+        return new ProbeResult(kind, target, state, detail, cause, attempt, elapsed, nodes, expectedReadyIn);
     }
 
     /** The same result with the servers behind the target. */
     public ProbeResult withNodes(List<Node> found) {
-        return new ProbeResult(kind, target, state, detail, cause, attempt, elapsed, found);
+        return new ProbeResult(kind, target, state, detail, cause, attempt, elapsed, found, expectedReadyIn);
     }
 
     /** The same result with another detail text. */
     public ProbeResult withDetail(String newDetail) {
-        return new ProbeResult(kind, target, state, newDetail, cause, attempt, elapsed, nodes);
+        return new ProbeResult(kind, target, state, newDetail, cause, attempt, elapsed, nodes, expectedReadyIn);
+    }
+
+    /** The same result with the target's own estimate of when it is ready (null: none). */
+    public ProbeResult withExpectedReadyIn(Duration estimate) {
+        return new ProbeResult(kind, target, state, detail, cause, attempt, elapsed, nodes, estimate);
     }
 
     /** {@code Class: message} of the throwable and its root cause, redacted; empty for null. */

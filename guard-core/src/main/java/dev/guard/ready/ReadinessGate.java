@@ -36,7 +36,9 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>Each target runs its own attempt loop: an attempt bounded by the attempt timeout (and by
- * what is left of the deadline), then failsafe's backoff ({@link Backoff}) until READY. A
+ * what is left of the deadline), then failsafe's backoff ({@link Backoff}, or the target's own
+ * estimate of when it is ready) until READY, never more than {@link #MAX_ATTEMPTS_PER_SECOND}
+ * attempt starts in any one second. A
  * state waiting cannot fix (AUTH, TLS, CONFIG) ends the whole wait at once. One log line per
  * state change per target. Built gates are immutable and reusable; {@link #close()} releases
  * the probes' client resources.
@@ -45,6 +47,8 @@ public final class ReadinessGate implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReadinessGate.class);
     private static final Duration MIN_ATTEMPT = Duration.ofMillis(20);
+    /** Attempt starts per target in any one second, at most, however the attempts are paced. */
+    public static final int MAX_ATTEMPTS_PER_SECOND = 20;
 
     private final List<Probe> probes;
     private final Duration deadline;
@@ -214,8 +218,13 @@ public final class ReadinessGate implements AutoCloseable {
         Execution<ProbeResult> execution = Execution.of(retryPolicy);
         int attempt = 0;
         Instant readySince = null;
+        AttemptWindow window = new AttemptWindow(MAX_ATTEMPTS_PER_SECOND);
         try {
             while (!stop.get() && !Thread.currentThread().isInterrupted()) {
+                Duration hold = window.waitBefore(Duration.between(start, clock.instant()).toNanos());
+                if (isPositive(hold)) {
+                    sleeper.sleep(min(hold, positive(Duration.between(clock.instant(), deadlineAt))));
+                }
                 Duration remaining = Duration.between(clock.instant(), deadlineAt);
                 if (attempt > 0 && !isPositive(remaining)) {
                     break;
@@ -223,6 +232,7 @@ public final class ReadinessGate implements AutoCloseable {
                 attempt++;
                 Duration timeout = min(attemptTimeout, max(remaining, MIN_ATTEMPT));
                 Instant attemptStart = clock.instant();
+                window.started(Duration.between(start, attemptStart).toNanos());
                 ProbeResult raw = safeCheck(probe, timeout);
                 Instant now = clock.instant();
                 ProbeResult r = raw.withAttempt(attempt, Duration.between(start, now));

@@ -183,6 +183,9 @@ public final class ReadinessReport {
             t.put("cause", r.cause());
             t.put("attempt", r.attempt());
             t.put("elapsedMs", r.elapsed().toMillis());
+            if (r.expectedReadyIn() != null) {
+                t.put("expectedReadyInMs", r.expectedReadyIn().toMillis());
+            }
             if (!r.nodes().isEmpty()) {
                 ArrayNode nodes = t.putArray("nodes");
                 for (ProbeResult.Node n : r.nodes()) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The retry schedule is failsafe's; these pin its exact values without sleeping. */
@@ -156,5 +157,40 @@ class BackoffTest {
         assertEquals("backoff factor must be > 1, got 1.0", e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> Backoff.builder().max(ms(5)).build());
         assertEquals("backoff max delay PT0.005S is below the initial delay PT0.01S", e.getMessage());
+    }
+
+    private static ProbeResult loadingFor(Duration readyIn) {
+        return new ProbeResult("redis", "redis:6379", ProbeState.LOADING, "", "", 1, Duration.ZERO)
+                .withExpectedReadyIn(readyIn);
+    }
+
+    @Test
+    void anEstimatedEndPacesAttemptsHalvingTheTimeLeftThenDenseAtTheEnd() {
+        assertEquals(null, Backoff.paceByEstimate(loadingFor(null)), "no estimate: the backoff applies");
+        assertEquals(Backoff.FAR_CAP, Backoff.paceByEstimate(loadingFor(Duration.ofSeconds(30))));
+        assertEquals(Duration.ofMillis(200), Backoff.paceByEstimate(loadingFor(Duration.ofMillis(400))), "half the time left");
+        assertEquals(Duration.ofMillis(40), Backoff.paceByEstimate(loadingFor(Duration.ofMillis(80))), "at least LEAD");
+        assertEquals(Duration.ofMillis(10), Backoff.paceByEstimate(loadingFor(Duration.ofMillis(50))),
+                "never past the start of the lead window");
+        assertEquals(Backoff.DENSE, Backoff.paceByEstimate(loadingFor(Backoff.LEAD)));
+        assertEquals(Backoff.DENSE, Backoff.paceByEstimate(loadingFor(Duration.ZERO)));
+        // through failsafe: the estimate replaces the backoff (jitter 5 % still applies), its absence restores it
+        Duration[] d = Backoff.builder().jitter(0).build().delays(loadingFor(Duration.ofSeconds(30)), 2);
+        assertEquals(List.of(Backoff.FAR_CAP, Backoff.FAR_CAP), List.of(d));
+        assertEquals(Duration.ofMillis(10), Backoff.builder().jitter(0).build().delays(loadingFor(null), 1)[0]);
+    }
+
+    @Test
+    void theAttemptWindowHoldsTheTwentyFirstStartUntilASecondAfterTheFirst() {
+        AttemptWindow w = new AttemptWindow(20);
+        long ms = 1_000_000L;
+        for (int i = 0; i < 20; i++) {
+            assertEquals(Duration.ZERO, w.waitBefore(i * 10 * ms));
+            w.started(i * 10 * ms);
+        }
+        assertEquals(Duration.ofMillis(810), w.waitBefore(190 * ms + 0));
+        assertEquals(Duration.ZERO, w.waitBefore(1_000 * ms));
+        w.started(1_000 * ms);
+        assertEquals(Duration.ofMillis(10), w.waitBefore(1_000 * ms), "the next slot frees when the second start ages out");
     }
 }

@@ -15,6 +15,7 @@ public final class CountedProbe implements Probe {
     private final Probe real;
     private final Runnable beforeCheck;
     private final AtomicInteger checks = new AtomicInteger();
+    private final java.util.List<ProbeResult> results = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public CountedProbe(Probe real) {
         this(real, () -> { });
@@ -40,13 +41,20 @@ public final class CountedProbe implements Probe {
     public ProbeResult check(Duration attemptTimeout) {
         try {
             beforeCheck.run();
-            return real.check(attemptTimeout);
+            ProbeResult r = real.check(attemptTimeout);
+            results.add(r);
+            return r;
         } finally {
             synchronized (checks) {
                 checks.incrementAndGet();
                 checks.notifyAll();
             }
         }
+    }
+
+    /** What each check returned, in order. */
+    public java.util.List<ProbeResult> results() {
+        return java.util.List.copyOf(results);
     }
 
     /** Checks finished so far. */

@@ -270,4 +270,80 @@ class ReadinessGateLogicTest {
         assertEquals("the probe failed unexpectedly", r.detail());
         assertEquals("java.lang.IllegalStateException: boom at redis://u:****@x:1", r.cause());
     }
+
+    /** A target that loads until {@code end} (fake time) and says how long is left, as a loading Redis does; records starts. */
+    static Probe loadingUntil(FakeTime time, Instant end, java.util.function.Function<Duration, Duration> estimate,
+                              List<Instant> starts) {
+        return new Probe() {
+            @Override
+            public String kind() {
+                return "redis";
+            }
+
+            @Override
+            public String target() {
+                return "redis:6379";
+            }
+
+            @Override
+            public ProbeResult check(Duration attemptTimeout) {
+                starts.add(time.instant());
+                time.advance(Duration.ofMillis(1));
+                Duration left = Duration.between(time.instant(), end);
+                if (left.isNegative() || left.isZero()) {
+                    return new ProbeResult(kind(), target(), ProbeState.READY, "PONG", "", 1, Duration.ofMillis(1));
+                }
+                return new ProbeResult(kind(), target(), ProbeState.LOADING, "dataset loading", "", 1, Duration.ofMillis(1))
+                        .withExpectedReadyIn(estimate.apply(left));
+            }
+        };
+    }
+
+    static int mostStartsInAnySecond(List<Instant> starts) {
+        int best = 0;
+        for (int i = 0, j = 0; i < starts.size(); i++) {
+            while (!Duration.between(starts.get(j), starts.get(i)).minusSeconds(1).isNegative()) {
+                j++;
+            }
+            best = Math.max(best, i - j + 1);
+        }
+        return best;
+    }
+
+    @Test
+    void aTargetThatEstimatesItsEndIsCheckedSparselyWhileFarAndDenselyAtTheEnd() {
+        FakeTime time = new FakeTime();
+        Instant end = time.instant().plusMillis(6_000);
+        List<Instant> starts = new CopyOnWriteArrayList<>();
+        try (ReadinessGate gate = ReadinessGate.builder().probe(loadingUntil(time, end, left -> left, starts))
+                .deadline(Duration.ofSeconds(60)).clock(time).sleeper(time).build()) {
+            ReadinessReport report = gate.await();
+            assertTrue(report.ready(), report.render());
+            long lagMs = Duration.between(end, time.instant()).toMillis();
+            assertTrue(lagMs <= Backoff.DENSE.toMillis() + 2, "ready seen " + lagMs + " ms after the end, "
+                    + starts.size() + " attempts");
+            // the backoff alone makes about 17 attempts a second: over 100 for 6 s
+            assertTrue(starts.size() <= 40, starts.size() + " attempts for a 6 s load");
+            assertTrue(mostStartsInAnySecond(starts) <= ReadinessGate.MAX_ATTEMPTS_PER_SECOND,
+                    mostStartsInAnySecond(starts) + " attempts in one second");
+            Instant lastSecond = end.minusSeconds(1);
+            long before = starts.stream().filter(t -> t.isBefore(lastSecond)).count();
+            assertTrue(before <= 5 * 4 + 3, "while the end is far, at most 1 / FAR_CAP attempts a second: " + before);
+        }
+    }
+
+    @Test
+    void anEstimateThatIsAlwaysTooEarlyNeverMakesMoreThanTheBoundOfAttemptsInAnySecond() {
+        FakeTime time = new FakeTime();
+        Instant end = time.instant().plusMillis(3_000);
+        List<Instant> starts = new CopyOnWriteArrayList<>();
+        // "any moment now" for 3 s: dense pacing would be 100 attempts a second
+        try (ReadinessGate gate = ReadinessGate.builder().probe(loadingUntil(time, end, left -> Duration.ZERO, starts))
+                .deadline(Duration.ofSeconds(60)).clock(time).sleeper(time).build()) {
+            assertTrue(gate.await().ready());
+            assertEquals(ReadinessGate.MAX_ATTEMPTS_PER_SECOND, mostStartsInAnySecond(starts),
+                    "most attempts in one second, of " + starts.size());
+            assertTrue(starts.size() <= 3 * ReadinessGate.MAX_ATTEMPTS_PER_SECOND + 1, starts.size() + " attempts");
+        }
+    }
 }

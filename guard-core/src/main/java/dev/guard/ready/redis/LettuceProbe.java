@@ -32,6 +32,9 @@ final class LettuceProbe implements Probe {
     private RedisClient client;
     private Duration clientTimeout;
     private StatefulRedisConnection<String, String> connection;
+    private final LoadEta loadEta = new LoadEta();
+    /** {@code loading:0} on a line of its own ({@code async_loading:0} is another field). */
+    private static final java.util.regex.Pattern LOAD_OVER = java.util.regex.Pattern.compile("(?m)^loading:0\\s*$");
 
     LettuceProbe(RedisProbe.Builder b) {
         this.uri = b.uri;
@@ -98,10 +101,17 @@ final class LettuceProbe implements Probe {
         try {
             pong = cmd.ping();
         } catch (RedisCommandExecutionException e) {
-            if (isLoading(e)) {
-                return ProbeResult.of(this, ProbeState.LOADING, loadingDetail(cmd), e, timer.elapsed());
+            if (!isLoading(e)) {
+                throw e;
             }
-            throw e;
+            ProbeResult loading = loading(cmd, e, timer);
+            if (loading != null) {
+                return loading;
+            }
+            pong = cmd.ping(); // the load ended between PING and INFO: ask again rather than wait an attempt
+        }
+        synchronized (lock) {
+            loadEta.reset();
         }
         if (!"PONG".equals(pong)) {
             dropConnection();
@@ -179,13 +189,29 @@ final class LettuceProbe implements Probe {
         return LettuceSupport.isLoading(e);
     }
 
-    /** {@code dataset 40% loaded, eta 3s} from INFO persistence; plain text when unreadable. */
-    static String loadingDetail(RedisCommands<String, String> cmd) {
+    /**
+     * LOADING with the progress ({@code dataset 40% loaded, eta 3s}) and the estimate of when the
+     * load ends, both from INFO persistence ({@link LoadEta}); plain text when unreadable. Null
+     * when INFO says the load is over ({@code loading:0}).
+     */
+    private ProbeResult loading(RedisCommands<String, String> cmd, Exception e, Timer timer) {
+        String info;
+        long sent = System.nanoTime();
         try {
-            return loadingDetail(cmd.info("persistence"));
-        } catch (RuntimeException e) {
-            return "dataset loading (progress unreadable)";
+            info = cmd.info("persistence");
+        } catch (RuntimeException unreadable) {
+            info = null;
         }
+        if (info != null && LOAD_OVER.matcher(info).find()) {
+            return null;
+        }
+        long seen = sent + (System.nanoTime() - sent) / 2; // Redis answered about halfway through the round trip
+        Duration readyIn;
+        synchronized (lock) {
+            readyIn = info == null ? null : loadEta.update(info, seen);
+        }
+        String detail = info == null ? "dataset loading (progress unreadable)" : loadingDetail(info);
+        return ProbeResult.of(this, ProbeState.LOADING, detail, e, timer.elapsed()).withExpectedReadyIn(readyIn);
     }
 
     /** Parses {@code INFO persistence} text. */

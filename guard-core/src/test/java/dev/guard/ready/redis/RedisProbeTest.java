@@ -54,6 +54,12 @@ class RedisProbeTest {
                 CompletableFuture<ReadinessReport> waiting = CompletableFuture.supplyAsync(gate::await);
                 probe.awaitChecks(3, Patience.WAIT);
                 assertTrue(redis.isLoading(), "still held in LOADING: " + redis.ping());
+                // held at 2 ms per key, 40,000 keys take 80 s: the rate measured from the progress says so
+                // (a slower machine only makes the estimate longer)
+                ProbeResult third = probe.results().get(2);
+                assertEquals(ProbeState.LOADING, third.state(), third.toString());
+                assertTrue(third.expectedReadyIn() != null && third.expectedReadyIn().toSeconds() >= 10,
+                        "estimate of the end from INFO persistence: " + third);
                 redis.finishLoading();
                 CompletableFuture<Instant> loaded = CompletableFuture.supplyAsync(
                         () -> redis.awaitLoaded(Patience.WAIT));
