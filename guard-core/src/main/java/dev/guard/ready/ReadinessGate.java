@@ -133,7 +133,8 @@ public final class ReadinessGate implements AutoCloseable {
         } catch (TimeoutException e) {
             outcome = ReadinessReport.Outcome.DEADLINE;
         } catch (ExecutionException e) {
-            // runTarget never throws; keep what we have
+            // runTarget throws only on a bug (a probe's or a pacing function's): say so, keep what we have
+            LOG.error("guard readiness: the wait on a target ended with an internal error; reporting what is known", e.getCause());
             outcome = ReadinessReport.Outcome.DEADLINE;
         } finally {
             stop.set(true);

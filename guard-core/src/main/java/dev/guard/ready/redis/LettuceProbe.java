@@ -6,12 +6,17 @@ import dev.guard.ready.ProbeState;
 import dev.guard.ready.internal.Timer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandInterruptedException;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.resource.ClientResources;
 import java.time.Duration;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The lettuce-bound half of {@link RedisProbe} (loaded only once lettuce is known to be on the
@@ -33,6 +38,8 @@ final class LettuceProbe implements Probe {
     private Duration clientTimeout;
     private StatefulRedisConnection<String, String> connection;
     private final LoadEta loadEta = new LoadEta();
+    /** The last attempt found the server loading: the next sends INFO beside its PING. */
+    private boolean loadingBefore;
     /** {@code loading:0} on a line of its own ({@code async_loading:0} is another field). */
     private static final java.util.regex.Pattern LOAD_OVER = java.util.regex.Pattern.compile("(?m)^loading:0\\s*$");
 
@@ -98,13 +105,25 @@ final class LettuceProbe implements Probe {
         connection.setTimeout(max(Duration.ofMillis(1), timer.remaining(attemptTimeout)));
         RedisCommands<String, String> cmd = connection.sync();
         String pong;
+        boolean wasLoading;
+        synchronized (lock) {
+            wasLoading = loadingBefore;
+        }
         try {
-            pong = cmd.ping();
+            pong = wasLoading ? pingWithInfo(connection, timer.remaining(attemptTimeout)) : cmd.ping();
+        } catch (LoadingWithInfo l) {
+            ProbeResult loading = loading(l.info, l.seenNanos, l.error, timer);
+            if (loading != null) {
+                return loading;
+            }
+            pong = cmd.ping(); // the load ended between PING and INFO: ask again rather than wait an attempt
         } catch (RedisCommandExecutionException e) {
             if (!isLoading(e)) {
                 throw e;
             }
-            ProbeResult loading = loading(cmd, e, timer);
+            long sent = System.nanoTime();
+            String info = infoOrNull(cmd);
+            ProbeResult loading = loading(info, sent + (System.nanoTime() - sent) / 2, e, timer);
             if (loading != null) {
                 return loading;
             }
@@ -112,6 +131,7 @@ final class LettuceProbe implements Probe {
         }
         synchronized (lock) {
             loadEta.reset();
+            loadingBefore = false;
         }
         if (!"PONG".equals(pong)) {
             dropConnection();
@@ -182,6 +202,9 @@ final class LettuceProbe implements Probe {
 
     private ProbeResult classify(Throwable e, Duration took) {
         LettuceSupport.Found f = LettuceSupport.classify(e, took);
+        synchronized (lock) {
+            loadingBefore = f.state() == ProbeState.LOADING;
+        }
         return ProbeResult.of(this, f.state(), f.detail(), e, took);
     }
 
@@ -189,25 +212,71 @@ final class LettuceProbe implements Probe {
         return LettuceSupport.isLoading(e);
     }
 
+    /** PING's -LOADING with the INFO persistence sent beside it. */
+    private static final class LoadingWithInfo extends RuntimeException {
+        final String info;
+        final long seenNanos;
+        final Exception error;
+
+        LoadingWithInfo(String info, long seenNanos, Exception error) {
+            super(null, null, false, false);
+            this.info = info;
+            this.seenNanos = seenNanos;
+            this.error = error;
+        }
+    }
+
+    /**
+     * While the server was loading at the last attempt: PING and INFO persistence in one round trip
+     * (a fleet of gates around the end of a load makes half the exchanges). Returns PING's reply;
+     * throws {@link LoadingWithInfo} on -LOADING, PING's own error otherwise.
+     */
+    private static String pingWithInfo(StatefulRedisConnection<String, String> connection, Duration max) {
+        long sent = System.nanoTime();
+        RedisFuture<String> ping = connection.async().ping();
+        RedisFuture<String> info = connection.async().info("persistence");
+        try {
+            return ping.get(max.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            if (cause instanceof RedisCommandExecutionException rce && isLoading(rce)) {
+                String text;
+                try {
+                    text = info.get(max.toNanos(), TimeUnit.NANOSECONDS);
+                } catch (Exception unreadable) {
+                    text = null;
+                }
+                throw new LoadingWithInfo(text, sent + (System.nanoTime() - sent) / 2, rce);
+            }
+            throw cause instanceof RuntimeException re ? re : new RedisCommandExecutionException(cause);
+        } catch (TimeoutException e) {
+            throw new RedisCommandTimeoutException("no reply to PING within " + max.toMillis() + " ms");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RedisCommandInterruptedException(e);
+        }
+    }
+
+    private static String infoOrNull(RedisCommands<String, String> cmd) {
+        try {
+            return cmd.info("persistence");
+        } catch (RuntimeException unreadable) {
+            return null;
+        }
+    }
+
     /**
      * LOADING with the progress ({@code dataset 40% loaded, eta 3s}) and the estimate of when the
-     * load ends, both from INFO persistence ({@link LoadEta}); plain text when unreadable. Null
-     * when INFO says the load is over ({@code loading:0}).
+     * load ends, both from INFO persistence ({@link LoadEta}) as Redis answered it about
+     * {@code seen}; plain text when unreadable. Null when INFO says the load is over ({@code loading:0}).
      */
-    private ProbeResult loading(RedisCommands<String, String> cmd, Exception e, Timer timer) {
-        String info;
-        long sent = System.nanoTime();
-        try {
-            info = cmd.info("persistence");
-        } catch (RuntimeException unreadable) {
-            info = null;
-        }
+    private ProbeResult loading(String info, long seen, Exception e, Timer timer) {
         if (info != null && LOAD_OVER.matcher(info).find()) {
             return null;
         }
-        long seen = sent + (System.nanoTime() - sent) / 2; // Redis answered about halfway through the round trip
         Duration readyIn;
         synchronized (lock) {
+            loadingBefore = true;
             readyIn = info == null ? null : loadEta.update(info, seen);
         }
         String detail = info == null ? "dataset loading (progress unreadable)" : loadingDetail(info);
