@@ -54,6 +54,8 @@ public final class RedisServer implements AutoCloseable {
     private final List<String> extraArgs;
     /** Addresses it listens on besides 127.0.0.1 (a non-loopback address of this machine). */
     private final List<String> alsoBind;
+    /** Words before the local redis-server's command line ({@code taskset -c 0}); empty for none. */
+    private final List<String> launcher;
     /** The local redis-server, or null when the server runs in a container ({@value #IMAGE}). */
     private final Path binary;
     private final Path dir;
@@ -74,6 +76,7 @@ public final class RedisServer implements AutoCloseable {
         this.keyLoadDelayMicros = builder.keyLoadDelayMicros;
         this.extraArgs = List.copyOf(builder.extraArgs);
         this.alsoBind = List.copyOf(builder.alsoBind);
+        this.launcher = List.copyOf(builder.launcher);
         this.binary = builder.localOnly ? localBinary()
                 : Children.localOrDocker("redis-server", "apt-get install redis-server").orElse(null);
         this.dir = Children.tempDir("redis-" + port + "-");
@@ -334,7 +337,8 @@ public final class RedisServer implements AutoCloseable {
         }
         boolean inContainer = binary == null;
         String serverDir = inContainer ? ContainerChild.DATA : dir.toString();
-        List<String> cmd = new ArrayList<>(List.of(inContainer ? "redis-server" : binary.toString(), "--bind"));
+        List<String> cmd = new ArrayList<>(inContainer ? List.of() : launcher);
+        cmd.addAll(List.of(inContainer ? "redis-server" : binary.toString(), "--bind"));
         cmd.addAll(inContainer ? List.of("0.0.0.0") : bindList());
         cmd.addAll(List.of("--port", Integer.toString(port), "--dir", serverDir,
                 "--logfile", serverDir + "/redis.log", "--daemonize", "no", "--save", "", "--appendonly", "no",
@@ -428,6 +432,7 @@ public final class RedisServer implements AutoCloseable {
         private int keyLoadDelayMicros = 20;
         private final List<String> extraArgs = new ArrayList<>();
         private final List<String> alsoBind = new ArrayList<>();
+        private final List<String> launcher = new ArrayList<>();
         private boolean localOnly;
 
         Builder() {}
@@ -447,6 +452,16 @@ public final class RedisServer implements AutoCloseable {
 
         /** Run the installed redis-server, never a container (servers that must reach each other). */
         public Builder local() {
+            localOnly = true;
+            return this;
+        }
+
+        /**
+         * Start the installed redis-server through {@code words} ({@code "taskset", "-c", "0"}: the
+         * benchmarks keep it on a core of its own); implies the local redis-server.
+         */
+        public Builder launcher(String... words) {
+            launcher.addAll(List.of(words));
             localOnly = true;
             return this;
         }

@@ -1,0 +1,297 @@
+package dev.guard.ready.bench;
+
+import dev.guard.ready.Probe;
+import dev.guard.ready.ProbeResult;
+import dev.guard.ready.Probes;
+import dev.guard.ready.ReadinessGate;
+import dev.guard.ready.ReadinessReport;
+import dev.guard.testing.FreePorts;
+import dev.guard.testing.RedisServer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A fleet in its gates: what hundreds of workers waiting at once (an HPA scale-up, a Redis
+ * restart under a running deployment) do to the Redis they wait for, and how soon each notices it
+ * is ready. One JVM runs {@code --gates} waiters, each with its own probe and connection (lettuce's
+ * event loops shared, as in one process; pods would each have their own).
+ *
+ * <p>Per round, on one private Redis that loads {@code --keys} keys: the load with nobody waiting;
+ * the load with the fleet of guard gates started while the server was down (refused, then LOADING);
+ * the same with a fleet of fixed 1-second pollers (PING, random phase). Load time is Redis's own
+ * {@code DB loaded from disk: N seconds}; a waiter's lag is the instant it returned minus the
+ * instant of that log line. Then both fleets against a closed port for {@code --closed-seconds}:
+ * connection attempts per second. For the gates it also prints where their lag goes: when the
+ * attempt that found the server ready started and when its reply came (on one client core the
+ * fleet's own attempts queue behind each other around the end). With {@code --redis-cpu N} the server runs under
+ * {@code taskset -c N}: run the JVM on the other core ({@code taskset -c 1 java ...}) so the
+ * fleet's own CPU does not slow the load it measures.
+ *
+ * <pre>
+ * taskset -c 1 java -cp guard-core/target/test-classes:guard-core/target/classes:$(cat guard-core/target/bench.cp) \
+ *     dev.guard.ready.bench.FleetBench [--gates 500] [--keys 40000] [--rounds 2] [--redis-cpu 0] [--closed-seconds 5]
+ * </pre>
+ */
+public final class FleetBench {
+
+    private static final Pattern LOADED = Pattern.compile("DB loaded from disk: ([0-9.]+) seconds");
+
+    private FleetBench() {}
+
+    public static void main(String[] args) throws Exception {
+        int gates = 500;
+        int keys = 40_000;
+        int rounds = 2;
+        String redisCpu = null;
+        int closedSeconds = 5;
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--gates" -> gates = Integer.parseInt(args[i + 1]);
+                case "--keys" -> keys = Integer.parseInt(args[i + 1]);
+                case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
+                case "--redis-cpu" -> redisCpu = args[i + 1];
+                case "--closed-seconds" -> closedSeconds = Integer.parseInt(args[i + 1]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]
+                        + "; options: --gates --keys --rounds --redis-cpu --closed-seconds");
+            }
+        }
+        System.out.printf(Locale.ROOT, "# fleet: %d waiters, Redis loading %d keys, %d round(s); %d CPUs, load %s%s%n",
+                gates, keys, rounds, Runtime.getRuntime().availableProcessors(), DetectionLagBench.loadAverage(),
+                redisCpu == null ? "" : ", redis-server on CPU " + redisCpu);
+        RedisServer.Builder b = RedisServer.builder().preloadKeys(keys).local();
+        if (redisCpu != null) {
+            b.launcher("taskset", "-c", redisCpu);
+        }
+        try (RedisServer redis = b.build().startLoading()) {
+            redis.awaitLoaded(Duration.ofSeconds(120));
+            List<Probe> probes = new ArrayList<>();
+            for (int i = 0; i < gates; i++) {
+                probes.add(Probes.redis(redis.uri()));
+            }
+            warm(probes); // connections open and classes loaded, as in workers that have started
+            for (int round = 1; round <= rounds; round++) {
+                redis.restart();
+                redis.awaitLoaded(Duration.ofSeconds(120));
+                double alone = loadSeconds(redis);
+                Fleet guard = fleet(redis, probes, true);
+                Fleet poll = fleet(redis, probes, false);
+                System.out.printf(Locale.ROOT, "round %d: load with nobody waiting %.3f s%n", round, alone);
+                guard.print("guard gates", alone);
+                poll.print("1-s pollers", alone);
+            }
+            for (Probe p : probes) {
+                p.close();
+            }
+        }
+        closedPort(gates, closedSeconds);
+    }
+
+    /** What one fleet did to one load. */
+    record Fleet(int waiters, double loadSeconds, List<Long> lagMs, long attempts, double loadingSeconds) {
+        void print(String name, double alone) {
+            List<Long> s = new ArrayList<>(lagMs);
+            Collections.sort(s);
+            System.out.printf(Locale.ROOT, "  %d %-12s load %.3f s (%+.1f%% against nobody waiting); ready after the load's"
+                            + " end: median %d ms, p99 %d ms, max %d ms; %d attempts, %.0f per second of the wait%n",
+                    waiters, name + ":", loadSeconds, 100 * (loadSeconds / alone - 1), DetectionLagBench.pct(s, 50),
+                    DetectionLagBench.pct(s, 99), s.get(s.size() - 1), attempts, attempts / loadingSeconds);
+        }
+    }
+
+    private static void warm(List<Probe> probes) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        List<Future<ProbeResult>> fs = new ArrayList<>();
+        for (Probe p : probes) {
+            fs.add(pool.submit(() -> p.check(Duration.ofSeconds(30))));
+        }
+        for (Future<ProbeResult> f : fs) {
+            ProbeResult r = f.get();
+            if (!r.ready()) {
+                throw new IllegalStateException("warm-up: " + r.summary());
+            }
+        }
+        pool.shutdown();
+    }
+
+    /** Stops the server, starts every waiter, starts the load, waits for all of them to return. */
+    private static Fleet fleet(RedisServer redis, List<Probe> probes, boolean guard) throws Exception {
+        redis.stop();
+        AtomicLong attempts = new AtomicLong();
+        CountDownLatch go = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(probes.size());
+        List<Future<Instant>> fs = new ArrayList<>();
+        Random random = new Random();
+        List<List<long[]>> traces = new java.util.concurrent.CopyOnWriteArrayList<>();
+        for (Probe p : probes) {
+            int phase = random.nextInt(1000);
+            List<long[]> trace = new java.util.concurrent.CopyOnWriteArrayList<>();
+            traces.add(trace);
+            fs.add(pool.submit(() -> {
+                go.await();
+                Probe counted = counting(p, attempts, trace);
+                if (guard) {
+                    try (ReadinessGate g = ReadinessGate.builder().probe(counted).deadline(Duration.ofSeconds(300))
+                            .attemptTimeout(Duration.ofSeconds(5)).build()) {
+                        ReadinessReport r = g.await();
+                        if (!r.ready()) {
+                            throw new IllegalStateException(r.render());
+                        }
+                    }
+                } else {
+                    Thread.sleep(phase);
+                    while (!counted.check(Duration.ofSeconds(5)).ready()) {
+                        Thread.sleep(1000);
+                    }
+                }
+                return Instant.now();
+            }));
+        }
+        long t0 = System.nanoTime();
+        go.countDown();
+        redis.startLoading();
+        List<Instant> returned = new ArrayList<>();
+        for (Future<Instant> f : fs) {
+            returned.add(f.get());
+        }
+        double waited = (System.nanoTime() - t0) / 1e9;
+        pool.shutdown();
+        Instant loaded = redis.awaitLoaded(Duration.ofSeconds(120));
+        List<Long> lag = new ArrayList<>();
+        for (Instant r : returned) {
+            lag.add(Duration.between(loaded, r).toMillis());
+        }
+        if (guard) {
+            long endMs = loaded.toEpochMilli();
+            List<Long> readyStart = new ArrayList<>();
+            List<Long> readyDone = new ArrayList<>();
+            List<Long> lastLoadingStart = new ArrayList<>();
+            List<Long> loadingDuration = new ArrayList<>();
+            for (List<long[]> t : traces) {
+                for (long[] a : t) {
+                    if (a[2] == 1) {
+                        readyStart.add(a[0] - endMs);
+                        readyDone.add(a[1] - endMs);
+                        break;
+                    }
+                    lastLoadingStart.add(a[0] - endMs);
+                    if (a[0] > endMs - 500) {
+                        loadingDuration.add(a[1] - a[0]);
+                    }
+                }
+            }
+            Collections.sort(readyStart);
+            Collections.sort(readyDone);
+            Collections.sort(loadingDuration);
+            System.out.printf("  where a gate's lag goes: its READY attempt started after the end median %d ms, p99 %d;"
+                    + " its reply came median %d ms, p99 %d; attempts in the last 500 ms took median %d ms, p99 %d%n", DetectionLagBench.pct(readyStart, 50),
+                    DetectionLagBench.pct(readyStart, 99), DetectionLagBench.pct(readyDone, 50),
+                    DetectionLagBench.pct(readyDone, 99), DetectionLagBench.pct(loadingDuration, 50),
+                    DetectionLagBench.pct(loadingDuration, 99));
+        }
+        return new Fleet(probes.size(), loadSeconds(redis), lag, attempts.get(), waited);
+    }
+
+    /** Every waiter against a port nothing listens on, for {@code seconds}: connection attempts per second. */
+    private static void closedPort(int waiters, int seconds) throws Exception {
+        int port = FreePorts.next(); // held by this JVM, never listening: connects are refused
+        for (boolean guard : new boolean[] {true, false}) {
+            AtomicLong attempts = new AtomicLong();
+            ExecutorService pool = Executors.newFixedThreadPool(waiters);
+            List<Future<?>> fs = new ArrayList<>();
+            long until = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
+            Random random = new Random();
+            List<Probe> probes = new ArrayList<>();
+            for (int i = 0; i < waiters; i++) {
+                Probe real = Probes.redis("redis://127.0.0.1:" + port);
+                probes.add(real);
+                Probe p = counting(real, attempts, null);
+                int phase = random.nextInt(1000);
+                fs.add(pool.submit(() -> {
+                    if (guard) {
+                        try (ReadinessGate g = ReadinessGate.builder().probe(p).deadline(Duration.ofSeconds(seconds))
+                                .build()) {
+                            g.await();
+                        }
+                    } else {
+                        Thread.sleep(phase);
+                        while (System.nanoTime() < until) {
+                            p.check(Duration.ofSeconds(2));
+                            Thread.sleep(1000);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : fs) {
+                f.get();
+            }
+            pool.shutdown();
+            for (Probe p : probes) {
+                p.close();
+            }
+            System.out.printf(Locale.ROOT, "closed port, %d %s for %d s: %.0f connection attempts per second (%.1f per"
+                    + " waiter; the gate allows at most %d per waiter in any second)%n", waiters,
+                    guard ? "guard gates" : "1-s pollers", seconds, attempts.get() / (double) seconds,
+                    attempts.get() / (double) seconds / waiters, ReadinessGate.MAX_ATTEMPTS_PER_SECOND);
+        }
+    }
+
+    /** Counts every attempt in {@code attempts}; with a {@code trace}, records {start ms, end ms, ready 1/0} of each. */
+    private static Probe counting(Probe p, AtomicLong attempts, List<long[]> trace) {
+        return new Probe() {
+            @Override
+            public String kind() {
+                return p.kind();
+            }
+
+            @Override
+            public String target() {
+                return p.target();
+            }
+
+            @Override
+            public ProbeResult check(Duration attemptTimeout) {
+                attempts.incrementAndGet();
+                long start = System.currentTimeMillis();
+                ProbeResult r = p.check(attemptTimeout);
+                if (trace != null) {
+                    trace.add(new long[] {start, System.currentTimeMillis(), r.ready() ? 1 : 0});
+                }
+                return r;
+            }
+
+            @Override
+            public void close() {
+                // the fleet's probes are closed by their owner
+            }
+        };
+    }
+
+    /** The last {@code DB loaded from disk: N seconds} in the server's log. */
+    static double loadSeconds(RedisServer redis) throws Exception {
+        String log = Files.readString(redis.logFile(), StandardCharsets.UTF_8);
+        Matcher m = LOADED.matcher(log);
+        double last = -1;
+        while (m.find()) {
+            last = Double.parseDouble(m.group(1));
+        }
+        if (last < 0) {
+            throw new IllegalStateException("no 'DB loaded from disk' line in " + redis.logFile());
+        }
+        return last;
+    }
+}
