@@ -104,26 +104,14 @@ final class LettuceProbe implements Probe {
                                  Timer timer) {
         connection.setTimeout(max(Duration.ofMillis(1), timer.remaining(attemptTimeout)));
         RedisCommands<String, String> cmd = connection.sync();
-        String pong;
         boolean wasLoading;
         synchronized (lock) {
             wasLoading = loadingBefore;
         }
-        try {
-            pong = wasLoading ? pingWithInfo(connection, timer.remaining(attemptTimeout)) : cmd.ping();
-        } catch (LoadingWithInfo l) {
-            ProbeResult loading = loading(l.info, l.seenNanos, l.error, timer);
-            if (loading != null) {
-                return loading;
-            }
-            pong = cmd.ping(); // the load ended between PING and INFO: ask again rather than wait an attempt
-        } catch (RedisCommandExecutionException e) {
-            if (!isLoading(e)) {
-                throw e;
-            }
-            long sent = System.nanoTime();
-            String info = infoOrNull(cmd);
-            ProbeResult loading = loading(info, sent + (System.nanoTime() - sent) / 2, e, timer);
+        PingReply reply = wasLoading ? pingWithInfo(connection, timer.remaining(attemptTimeout)) : ping(cmd);
+        String pong = reply.pong();
+        if (reply.loading() != null) {
+            ProbeResult loading = loading(reply.info(), reply.seenNanos(), reply.loading(), timer);
             if (loading != null) {
                 return loading;
             }
@@ -212,31 +200,43 @@ final class LettuceProbe implements Probe {
         return LettuceSupport.isLoading(e);
     }
 
-    /** PING's -LOADING with the INFO persistence sent beside it. */
-    private static final class LoadingWithInfo extends RuntimeException {
-        final String info;
-        final long seenNanos;
-        final Exception error;
+    /**
+     * PING's reply, or its -LOADING ({@code loading}) with the INFO persistence read after or beside
+     * it ({@code info}, null when unreadable) and about when Redis answered that ({@code seenNanos}).
+     */
+    private record PingReply(String pong, RedisCommandExecutionException loading, String info, long seenNanos) {
+    }
 
-        LoadingWithInfo(String info, long seenNanos, Exception error) {
-            super(null, null, false, false);
-            this.info = info;
-            this.seenNanos = seenNanos;
-            this.error = error;
+    /** PING; on -LOADING, INFO persistence after it. Any other error is thrown. */
+    private static PingReply ping(RedisCommands<String, String> cmd) {
+        try {
+            return new PingReply(cmd.ping(), null, null, 0);
+        } catch (RedisCommandExecutionException e) {
+            if (!isLoading(e)) {
+                throw e;
+            }
+            long sent = System.nanoTime();
+            String info;
+            try {
+                info = cmd.info("persistence");
+            } catch (RuntimeException unreadable) {
+                info = null;
+            }
+            return new PingReply(null, e, info, sent + (System.nanoTime() - sent) / 2);
         }
     }
 
     /**
      * While the server was loading at the last attempt: PING and INFO persistence in one round trip
-     * (a fleet of gates around the end of a load makes half the exchanges). Returns PING's reply;
-     * throws {@link LoadingWithInfo} on -LOADING, PING's own error otherwise.
+     * (a fleet of gates around the end of a load makes half the exchanges). Any error of PING other
+     * than -LOADING is thrown.
      */
-    private static String pingWithInfo(StatefulRedisConnection<String, String> connection, Duration max) {
+    private static PingReply pingWithInfo(StatefulRedisConnection<String, String> connection, Duration max) {
         long sent = System.nanoTime();
         RedisFuture<String> ping = connection.async().ping();
         RedisFuture<String> info = connection.async().info("persistence");
         try {
-            return ping.get(max.toNanos(), TimeUnit.NANOSECONDS);
+            return new PingReply(ping.get(max.toNanos(), TimeUnit.NANOSECONDS), null, null, 0);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             if (cause instanceof RedisCommandExecutionException rce && isLoading(rce)) {
@@ -246,7 +246,7 @@ final class LettuceProbe implements Probe {
                 } catch (Exception unreadable) {
                     text = null;
                 }
-                throw new LoadingWithInfo(text, sent + (System.nanoTime() - sent) / 2, rce);
+                return new PingReply(null, rce, text, sent + (System.nanoTime() - sent) / 2);
             }
             throw cause instanceof RuntimeException re ? re : new RedisCommandExecutionException(cause);
         } catch (TimeoutException e) {
@@ -254,14 +254,6 @@ final class LettuceProbe implements Probe {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RedisCommandInterruptedException(e);
-        }
-    }
-
-    private static String infoOrNull(RedisCommands<String, String> cmd) {
-        try {
-            return cmd.info("persistence");
-        } catch (RuntimeException unreadable) {
-            return null;
         }
     }
 
