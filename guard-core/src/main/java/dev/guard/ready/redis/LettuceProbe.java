@@ -14,6 +14,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.resource.ClientResources;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -40,8 +41,6 @@ final class LettuceProbe implements Probe {
     private final LoadEta loadEta = new LoadEta();
     /** The last attempt found the server loading: the next sends INFO beside its PING. */
     private boolean loadingBefore;
-    /** {@code loading:0} on a line of its own ({@code async_loading:0} is another field). */
-    private static final java.util.regex.Pattern LOAD_OVER = java.util.regex.Pattern.compile("(?m)^loading:0\\s*$");
 
     LettuceProbe(RedisProbe.Builder b) {
         this.uri = b.uri;
@@ -263,15 +262,16 @@ final class LettuceProbe implements Probe {
      * {@code seen}; plain text when unreadable. Null when INFO says the load is over ({@code loading:0}).
      */
     private ProbeResult loading(String info, long seen, Exception e, Timer timer) {
-        if (info != null && LOAD_OVER.matcher(info).find()) {
+        Map<String, String> fields = LettuceSupport.infoFields(info);
+        if ("0".equals(fields.get("loading"))) {
             return null;
         }
         Duration readyIn;
         synchronized (lock) {
             loadingBefore = true;
-            readyIn = info == null ? null : loadEta.update(info, seen);
+            readyIn = info == null ? null : loadEta.update(fields, seen);
         }
-        String detail = info == null ? "dataset loading (progress unreadable)" : loadingDetail(info);
+        String detail = LettuceSupport.loadingDetail(fields);
         return ProbeResult.of(this, ProbeState.LOADING, detail, e, timer.elapsed()).withExpectedReadyIn(readyIn);
     }
 

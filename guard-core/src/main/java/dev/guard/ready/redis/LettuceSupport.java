@@ -9,7 +9,8 @@ import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -19,8 +20,8 @@ import java.util.regex.Pattern;
  */
 final class LettuceSupport {
 
-    private static final Pattern PERC = Pattern.compile("loading_loaded_perc:([0-9.]+)");
-    private static final Pattern ETA = Pattern.compile("loading_eta_seconds:(-?[0-9]+)");
+    private static final Pattern PERC = Pattern.compile("[0-9]+(\\.[0-9]+)?");
+    private static final Pattern WHOLE = Pattern.compile("-?[0-9]+");
 
     private LettuceSupport() {}
 
@@ -94,14 +95,42 @@ final class LettuceSupport {
 
     /** {@code dataset 40% loaded, eta 3s} from {@code INFO persistence} text; plain text when unreadable. */
     static String loadingDetail(String info) {
-        Matcher m = PERC.matcher(info == null ? "" : info);
-        if (!m.find()) {
+        return loadingDetail(infoFields(info));
+    }
+
+    /** {@code dataset 40% loaded, eta 3s} from the fields of {@code INFO persistence}; plain text when unreadable. */
+    static String loadingDetail(Map<String, String> info) {
+        String perc = info.get("loading_loaded_perc");
+        if (perc == null || !PERC.matcher(perc).matches()) {
             return "dataset loading (progress unreadable)";
         }
-        long perc = (long) Math.floor(Double.parseDouble(m.group(1)));
-        Matcher eta = ETA.matcher(info);
-        String etaText = eta.find() && Long.parseLong(eta.group(1)) >= 0 ? ", eta " + eta.group(1) + "s" : "";
-        return "dataset " + perc + "% loaded" + etaText;
+        long eta = wholeNumber(info, "loading_eta_seconds");
+        String etaText = eta >= 0 ? ", eta " + eta + "s" : "";
+        return "dataset " + (long) Math.floor(Double.parseDouble(perc)) + "% loaded" + etaText;
+    }
+
+    /** The field's whole number, or -1 when it is missing or not one (or negative: Redis's "unknown"). */
+    static long wholeNumber(Map<String, String> info, String field) {
+        String v = info.get(field);
+        return v == null || !WHOLE.matcher(v).matches() ? -1 : Long.parseLong(v);
+    }
+
+    /**
+     * The {@code name:value} lines of an INFO reply as a map (section headers and blank lines left
+     * out); empty for null. Read once per reply by everything that needs a field of it.
+     */
+    static Map<String, String> infoFields(String info) {
+        Map<String, String> fields = new HashMap<>();
+        if (info == null) {
+            return fields;
+        }
+        for (String line : info.split("\n")) {
+            int colon = line.indexOf(':');
+            if (colon > 0 && line.charAt(0) != '#') {
+                fields.put(line.substring(0, colon), line.substring(colon + 1).strip());
+            }
+        }
+        return fields;
     }
 
     /*

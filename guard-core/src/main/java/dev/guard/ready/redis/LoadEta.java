@@ -3,8 +3,7 @@ package dev.guard.ready.redis;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.Map;
 
 /**
  * When a loading Redis will be done, from the progress it reports in {@code INFO persistence}
@@ -25,11 +24,6 @@ final class LoadEta {
     /** Samples closer together than this do not measure a rate (granularity of Redis's progress). */
     static final Duration MIN_SPAN = Duration.ofMillis(20);
 
-    private static final Pattern LOADED = Pattern.compile("loading_loaded_bytes:(\\d+)");
-    private static final Pattern TOTAL = Pattern.compile("loading_total_bytes:(\\d+)");
-    private static final Pattern START = Pattern.compile("loading_start_time:(\\d+)");
-    private static final Pattern ETA = Pattern.compile("loading_eta_seconds:(-?\\d+)");
-
     private record Sample(long nanos, long loaded) {}
 
     private final Deque<Sample> samples = new ArrayDeque<>();
@@ -43,9 +37,14 @@ final class LoadEta {
      * midpoint) and returns the time from {@code nanos} until the load is expected to end, or null.
      */
     Duration update(String info, long nanos) {
-        long loaded = number(LOADED, info);
-        long tot = number(TOTAL, info);
-        long start = number(START, info);
+        return update(LettuceSupport.infoFields(info), nanos);
+    }
+
+    /** {@link #update(String, long)} on the fields of the reply, read once by the caller. */
+    Duration update(Map<String, String> info, long nanos) {
+        long loaded = LettuceSupport.wholeNumber(info, "loading_loaded_bytes");
+        long tot = LettuceSupport.wholeNumber(info, "loading_total_bytes");
+        long start = LettuceSupport.wholeNumber(info, "loading_start_time");
         if (loaded < 0 || tot <= 0) {
             reset();
             return null;
@@ -70,7 +69,7 @@ final class LoadEta {
             double bytesPerNano = (double) (loaded - first.loaded) / span;
             predictedEnd = nanos + (long) (left / bytesPerNano);
         } else {
-            long eta = number(ETA, info);
+            long eta = LettuceSupport.wholeNumber(info, "loading_eta_seconds");
             if (eta >= 2) {
                 predictedEnd = nanos + Duration.ofSeconds(eta).toNanos();
             }
@@ -89,8 +88,4 @@ final class LoadEta {
         predictedEnd = Long.MIN_VALUE;
     }
 
-    private static long number(Pattern p, String info) {
-        Matcher m = p.matcher(info == null ? "" : info);
-        return m.find() ? Long.parseLong(m.group(1)) : -1;
-    }
 }

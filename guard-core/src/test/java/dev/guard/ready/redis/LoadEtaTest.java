@@ -68,6 +68,6 @@ class LoadEtaTest {
         // a restart: another start time, the new load is slower; one sample, Redis's own 4 s
         assertEquals(Duration.ofSeconds(4), eta.update(info(1010, 1_000_000, 10_000_000, 4), 2_000 * MS));
         assertNull(eta.update("# Persistence\r\nloading:1\r\n", 3_000 * MS));
-        assertNull(eta.update(null, 3_000 * MS));
+        assertNull(eta.update((String) null, 3_000 * MS));
     }
 }
