@@ -14,7 +14,10 @@ import java.util.List;
  */
 public final class ConfigReport {
 
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /** Created on the first {@link #toJson}: a report only rendered as text never starts Jackson. */
+    private static final class Json {
+        static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    }
 
     private final List<Setting> settings;
     private final List<Violation> violations;
@@ -97,7 +100,7 @@ public final class ConfigReport {
      * found, problem, action, message).
      */
     public String toJson() {
-        ObjectNode root = JSON.createObjectNode();
+        ObjectNode root = Json.MAPPER.createObjectNode();
         root.put("ok", ok());
         root.put("inContainer", inContainer);
         root.put("allowLoopback", allowLoopback);
@@ -129,7 +132,7 @@ public final class ConfigReport {
             n.put("message", v.message());
         }
         try {
-            return JSON.writeValueAsString(root);
+            return Json.MAPPER.writeValueAsString(root);
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }
