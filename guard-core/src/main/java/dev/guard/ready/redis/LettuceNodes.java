@@ -42,7 +42,7 @@ final class LettuceNodes implements AutoCloseable {
         synchronized (lock) {
             if (resources == null) {
                 resources = LettuceSupport.acquireShared();
-                client = RedisClient.create(resources);
+                client = new AsyncOnlyRedisClient(resources);
             }
             if (!timeout.equals(clientTimeout)) {
                 client.setOptions(LettuceSupport.options(timeout));

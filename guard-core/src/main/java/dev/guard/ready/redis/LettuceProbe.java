@@ -8,10 +8,11 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandInterruptedException;
 import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.resource.ClientResources;
 import java.time.Duration;
 import java.util.Map;
@@ -102,19 +103,19 @@ final class LettuceProbe implements Probe {
     private ProbeResult exchange(StatefulRedisConnection<String, String> connection, Duration attemptTimeout,
                                  Timer timer) {
         connection.setTimeout(max(Duration.ofMillis(1), timer.remaining(attemptTimeout)));
-        RedisCommands<String, String> cmd = connection.sync();
+        RedisAsyncCommands<String, String> cmd = connection.async();
         boolean wasLoading;
         synchronized (lock) {
             wasLoading = loadingBefore;
         }
-        PingReply reply = wasLoading ? pingWithInfo(connection, timer.remaining(attemptTimeout)) : ping(cmd);
+        PingReply reply = wasLoading ? pingWithInfo(connection, timer.remaining(attemptTimeout)) : ping(connection);
         String pong = reply.pong();
         if (reply.loading() != null) {
             ProbeResult loading = loading(reply.info(), reply.seenNanos(), reply.loading(), timer);
             if (loading != null) {
                 return loading;
             }
-            pong = cmd.ping(); // the load ended between PING and INFO: ask again rather than wait an attempt
+            pong = await(connection, cmd.ping()); // the load ended between PING and INFO: ask again rather than wait an attempt
         }
         synchronized (lock) {
             loadEta.reset();
@@ -125,7 +126,7 @@ final class LettuceProbe implements Probe {
             return ProbeResult.of(this, ProbeState.PROTOCOL, "PING answered '" + pong + "', not PONG", null,
                     timer.elapsed());
         }
-        if (requiredKey != null && cmd.exists(requiredKey) == 0) {
+        if (requiredKey != null && await(connection, cmd.exists(requiredKey)) == 0) {
             return ProbeResult.of(this, ProbeState.MISSING,
                     "key '" + requiredKey + "' does not exist yet (EXISTS returned 0)", null, timer.elapsed());
         }
@@ -207,9 +208,10 @@ final class LettuceProbe implements Probe {
     }
 
     /** PING; on -LOADING, INFO persistence after it. Any other error is thrown. */
-    private static PingReply ping(RedisCommands<String, String> cmd) {
+    private static PingReply ping(StatefulRedisConnection<String, String> connection) {
+        RedisAsyncCommands<String, String> cmd = connection.async();
         try {
-            return new PingReply(cmd.ping(), null, null, 0);
+            return new PingReply(await(connection, cmd.ping()), null, null, 0);
         } catch (RedisCommandExecutionException e) {
             if (!isLoading(e)) {
                 throw e;
@@ -217,12 +219,22 @@ final class LettuceProbe implements Probe {
             long sent = System.nanoTime();
             String info;
             try {
-                info = cmd.info("persistence");
+                info = await(connection, cmd.info("persistence"));
             } catch (RuntimeException unreadable) {
                 info = null;
             }
             return new PingReply(null, e, info, sent + (System.nanoTime() - sent) / 2);
         }
+    }
+
+    /**
+     * A command's reply within the connection's timeout, with the exceptions lettuce's synchronous
+     * API throws: {@link RedisCommandExecutionException} for an error reply,
+     * {@link RedisCommandTimeoutException}, {@link RedisCommandInterruptedException} (the probe's
+     * connections have no synchronous API: {@link AsyncOnlyRedisClient}).
+     */
+    private static <T> T await(StatefulRedisConnection<String, String> connection, RedisFuture<T> reply) {
+        return LettuceFutures.awaitOrCancel(reply, connection.getTimeout().toNanos(), TimeUnit.NANOSECONDS);
     }
 
     /**
@@ -286,7 +298,7 @@ final class LettuceProbe implements Probe {
                 resources = LettuceSupport.acquireShared();
             }
             if (client == null) {
-                client = RedisClient.create(resources);
+                client = new AsyncOnlyRedisClient(resources);
             }
             if (!timeout.equals(clientTimeout)) {
                 client.setOptions(LettuceSupport.options(timeout));
