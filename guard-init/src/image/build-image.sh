@@ -122,22 +122,37 @@ guard_init_app() {
   cmd_json='"Cmd":["--help"],'
   description="guard-init: check-env, wait, healthcheck, validate for queue workers"
   # A training run inside the image's own file tree (chroot, so the recorded paths are /opt/java and
-  # /app/guard-init.jar) against closed local ports: every client's classes load, nothing is needed
-  # from outside. The jar's mtime is set to the layers' (0) first, as the archive records it. Needs
-  # root (chroot, mount); without it the image simply has no archive. GUARD_IMAGE_CDS=0 skips it.
+  # /app/guard-init.jar): every client's classes load, on closed local ports (the failure paths) and,
+  # where this machine answers on a service's standard local port, on that service (the classes of a
+  # handshake that succeeds: without them a `wait` on ready services took 0.04-0.08 s longer). The ready
+  # targets used are logged; GUARD_IMAGE_TRAIN_TARGETS replaces them (space-separated URIs). The
+  # jar's mtime is set to the layers' (0) first, as the archive records it. Needs root (chroot,
+  # mount); without it the image simply has no archive. GUARD_IMAGE_CDS=0 skips it.
   touch -d @0 "$work/app/app/guard-init.jar"
   if [[ ${GUARD_IMAGE_CDS:-1} != 1 || $(id -u) != 0 ]] || ! command -v unshare >/dev/null || ! command -v chroot >/dev/null; then
     log "cds: skipped (needs root, unshare and chroot; or GUARD_IMAGE_CDS=0)"
     return
   fi
+  local ready_targets
+  if [[ -n ${GUARD_IMAGE_TRAIN_TARGETS+set} ]]; then
+    ready_targets=$GUARD_IMAGE_TRAIN_TARGETS
+  else
+    ready_targets=""
+    local port uri
+    for uri in redis://127.0.0.1:6379 amqp://guest:guest@127.0.0.1:5672 nats://127.0.0.1:4222; do
+      port=${uri##*:}
+      if timeout 1 bash -c "exec 3<>/dev/tcp/127.0.0.1/$port" 2>/dev/null; then ready_targets+=" $uri"; fi
+    done
+  fi
   local train=$work/train-root
   rm -rf "$train"; mkdir -p "$train"
   cp -a "$os/." "$work/runtime-layer/." "$work/app/." "$train/"
-  log "cds: training run (wait on closed ports)"
+  log "cds: training run: wait on closed ports and on${ready_targets:- no ready service}"
+  # shellcheck disable=SC2086 # ready_targets is a list of URIs
   unshare --mount --propagation private sh -c 'mount --rbind /dev "$1/dev" && mount -t proc proc "$1/proc" && shift && exec chroot "$@"' \
     sh "$train" "$train" /opt/java/bin/java "${jvm_flags[@]}" -XX:ArchiveClassesAtExit=/app/guard-init.jsa \
     -jar /app/guard-init.jar wait redis://127.0.0.1:1 amqp://127.0.0.1:1 nats://127.0.0.1:1 kafka://127.0.0.1:1 \
-    tcp://127.0.0.1:1 http://127.0.0.1:1/ --timeout 3s --attempt-timeout 1s >"$work/cds-training.log" 2>&1 || true
+    tcp://127.0.0.1:1 http://127.0.0.1:1/ $ready_targets --timeout 3s --attempt-timeout 1s >"$work/cds-training.log" 2>&1 || true
   if [[ -s $train/app/guard-init.jsa ]]; then
     cp "$train/app/guard-init.jsa" "$work/app/app/guard-init.jsa"
     touch -d @0 "$work/app/app/guard-init.jsa"

@@ -3,6 +3,7 @@ package dev.guard.init;
 import dev.guard.ExitCodes;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine;
@@ -23,15 +24,6 @@ import picocli.CommandLine.Command;
         version = "guard-init 0.1.0",
         description = "Stops queue workers from losing jobs silently: checks config, waits for brokers, "
                 + "validates payloads, diagnoses captured logs.",
-        subcommands = {
-            CheckEnvCommand.class,
-            WaitCommand.class,
-            HealthcheckCommand.class,
-            ValidateCommand.class,
-            DiagnoseCommand.class,
-            CaptureCommand.class,
-            CommandLine.HelpCommand.class
-        },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:ok",
@@ -46,6 +38,28 @@ import picocli.CommandLine.Command;
             "130/143:stopped by SIGINT/SIGTERM"
         })
 public final class GuardInit implements Runnable {
+
+    /**
+     * The subcommands, in the order {@code --help} lists them. Registered in code, not in the
+     * annotation, so that a run of one command builds only that command's model: picocli reflects
+     * over every registered command and instantiates it, which cost each run tens of milliseconds
+     * per command it did not run (and {@code validate}'s JSON stack on top).
+     */
+    static final List<String> COMMANDS = List.of("check-env", "wait", "healthcheck", "validate", "diagnose", "capture", "help");
+
+    /** A new instance of the named command (a switch, not lambdas: each lambda costs start-up). */
+    private static Object newCommand(String name) {
+        return switch (name) {
+            case "check-env" -> new CheckEnvCommand();
+            case "wait" -> new WaitCommand();
+            case "healthcheck" -> new HealthcheckCommand();
+            case "validate" -> new ValidateCommand();
+            case "diagnose" -> new DiagnoseCommand();
+            case "capture" -> new CaptureCommand();
+            case "help" -> new CommandLine.HelpCommand();
+            default -> throw new IllegalArgumentException("no command " + name);
+        };
+    }
 
     /** The signal that stopped the process, if one did (set by the handler {@link #main} installs). */
     static final AtomicReference<String> STOPPED_BY = new AtomicReference<>();
@@ -73,7 +87,23 @@ public final class GuardInit implements Runnable {
 
     /** Builds the command line reading settings from {@code env} and JSON Lines from {@code stdin}. */
     public static CommandLine commandLine(Map<String, String> env, InputStream stdin, PrintWriter out, PrintWriter err) {
+        return commandLine(env, stdin, out, err, null);
+    }
+
+    /**
+     * The command line for one run: when {@code first} (the first argument) names a command, only
+     * that command is registered; for {@code --version} none; otherwise (no argument, help, an
+     * option, a typo that picocli answers with "did you mean") all of them.
+     */
+    static CommandLine commandLine(Map<String, String> env, InputStream stdin, PrintWriter out, PrintWriter err, String first) {
         CommandLine cl = new CommandLine(new GuardInit(env, stdin));
+        if (first != null && COMMANDS.contains(first) && !first.equals("help")) {
+            cl.addSubcommand(first, newCommand(first));
+        } else if (!"--version".equals(first) && !"-V".equals(first)) {
+            for (String name : COMMANDS) {
+                cl.addSubcommand(name, newCommand(name));
+            }
+        }
         cl.setOut(out);
         cl.setErr(err);
         // picocli asks this mapper for usage errors too: they are 64, everything else a bug (70)
@@ -98,7 +128,7 @@ public final class GuardInit implements Runnable {
      */
     public static int run(Map<String, String> env, InputStream stdin, PrintWriter out, PrintWriter err, String... args) {
         try {
-            return commandLine(env, stdin, out, err).execute(args);
+            return commandLine(env, stdin, out, err, args.length == 0 ? null : args[0]).execute(args);
         } finally {
             out.flush();
             err.flush();
@@ -113,6 +143,11 @@ public final class GuardInit implements Runnable {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
                 logLevel == null || logLevel.isBlank() ? "off" : logLevel.trim());
         System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
+        // lettuce records its events to JDK Flight Recorder when jdk.jfr is present: loading JFR
+        // cost a `wait` on Redis about 0.1 s of start-up, for events a one-shot CLI never records
+        if (System.getProperty("io.lettuce.core.jfr") == null) {
+            System.setProperty("io.lettuce.core.jfr", "false");
+        }
         Thread main = Thread.currentThread();
         Signals.install(main, STOPPED_BY);
         int code = run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);

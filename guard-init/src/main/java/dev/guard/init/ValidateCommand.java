@@ -55,7 +55,10 @@ import picocli.CommandLine.ParentCommand;
         })
 final class ValidateCommand implements Callable<Integer> {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Created on first use: building picocli's model of this command (for --help) needs no JSON stack. */
+    private static final class Json {
+        static final ObjectMapper MAPPER = new ObjectMapper();
+    }
 
     @ParentCommand
     GuardInit root;
@@ -227,7 +230,7 @@ final class ValidateCommand implements Callable<Integer> {
         report.put("malformed", malformed);
         if (json) {
             try {
-                out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(report));
+                out.println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report));
             } catch (IOException e) {
                 throw new IllegalStateException("cannot write the validate report as JSON", e);
             }
@@ -248,7 +251,7 @@ final class ValidateCommand implements Callable<Integer> {
         private final boolean json;
         private final PrintWriter out;
         private final PrintWriter err;
-        final ObjectNode report = JSON.createObjectNode();
+        final ObjectNode report = Json.MAPPER.createObjectNode();
         private final ArrayNode results;
         int total;
         int invalid;

@@ -38,6 +38,35 @@ class GuardInitTest {
         }
     }
 
+    /**
+     * A run registers only the command it runs (start-up: picocli reflects over every registered
+     * command), yet help, "help COMMAND", a typo's suggestion and --version behave as with all.
+     */
+    @Test
+    void aRunBuildsOnlyItsCommandAndHelpStillSeesAll() {
+        java.io.PrintWriter sink = new java.io.PrintWriter(java.io.Writer.nullWriter());
+        assertEquals(java.util.Set.of("wait"),
+                GuardInit.commandLine(Map.of(), System.in, sink, sink, "wait").getSubcommands().keySet());
+        assertEquals(java.util.Set.of(), GuardInit.commandLine(Map.of(), System.in, sink, sink, "--version")
+                .getSubcommands().keySet());
+        assertEquals(GuardInit.COMMANDS, java.util.List.copyOf(
+                GuardInit.commandLine(Map.of(), System.in, sink, sink, "help").getSubcommands().keySet()));
+        assertEquals(GuardInit.COMMANDS, java.util.List.copyOf(
+                GuardInit.commandLine(Map.of(), System.in, sink, sink, "--help").getSubcommands().keySet()));
+
+        Cli.Result helpWait = Cli.run("help", "wait");
+        assertEquals(0, helpWait.code(), helpWait.toString());
+        assertTrue(helpWait.out().contains("--attempt-timeout"), helpWait.toString());
+        Cli.Result waitHelp = Cli.run("wait", "--help");
+        assertEquals(0, waitHelp.code(), waitHelp.toString());
+        assertEquals(helpWait.out(), waitHelp.out());
+        Cli.Result typo = Cli.run("wiat");
+        assertTrue(typo.err().contains("Did you mean: guard-init "), "suggests a command: " + typo);
+        Cli.Result version = Cli.run("--version");
+        assertEquals(0, version.code(), version.toString());
+        assertTrue(version.out().startsWith("guard-init "), version.toString());
+    }
+
     @Test
     void durationsParseInTypesafeConfigFormat() {
         assertEquals(java.time.Duration.ofSeconds(60), GuardSettings.parseDuration("60s"));
