@@ -122,13 +122,16 @@ guard_init_app() {
   launch=(-jar /app/guard-init.jar)
   cmd_json='"Cmd":["--help"],'
   description="guard-init: check-env, wait, healthcheck, validate for queue workers"
-  # A training run inside the image's own file tree (chroot, so the recorded paths are /opt/java and
-  # /app/guard-init.jar): every client's classes load, on closed local ports (the failure paths) and,
-  # where this machine answers on a service's standard local port, on that service (the classes of a
-  # handshake that succeeds: without them a `wait` on ready services took 0.04-0.08 s longer). The ready
-  # targets used are logged; GUARD_IMAGE_TRAIN_TARGETS replaces them (space-separated URIs). The
-  # jar's mtime is set to the layers' (0) first, as the archive records it. Needs root (chroot,
-  # mount); without it the image simply has no archive. GUARD_IMAGE_CDS=0 skips it.
+  # The archive: a static CDS archive (-Xshare:dump) of the JDK's and the app's classes a training
+  # run loaded. It replaces the runtime's default archive and does better than a dynamic one on top
+  # of it (JDK 17 relocates both at every start): a `wait` on four ready services 0.06-0.10 s
+  # faster, 1 MB less RSS. The training run waits inside the image's own file tree (chroot, so the
+  # recorded paths are /opt/java and /app/guard-init.jar), on closed local ports (the failure
+  # paths) and, where this machine answers on a service's standard local port, on that service
+  # (the classes of a handshake that succeeds: 0.04-0.08 s). The ready targets used are logged;
+  # GUARD_IMAGE_TRAIN_TARGETS replaces them (space-separated URIs). The jar's mtime is set to the
+  # layers' (0) first, as the archive records it. Needs root (chroot, mount); without it the image
+  # simply has no archive. GUARD_IMAGE_CDS=0 skips it.
   touch -d @0 "$work/app/app/guard-init.jar"
   if [[ ${GUARD_IMAGE_CDS:-1} != 1 || $(id -u) != 0 ]] || ! command -v unshare >/dev/null || ! command -v chroot >/dev/null; then
     log "cds: skipped (needs root, unshare and chroot; or GUARD_IMAGE_CDS=0)"
@@ -148,12 +151,18 @@ guard_init_app() {
   local train=$work/train-root
   rm -rf "$train"; mkdir -p "$train"
   cp -a "$os/." "$work/runtime-layer/." "$work/app/." "$train/"
+  in_train_root() {
+    unshare --mount --propagation private sh -c 'mount --rbind /dev "$1/dev" && mount -t proc proc "$1/proc" && shift && exec chroot "$@"' \
+      sh "$train" "$train" "$@"
+  }
   log "cds: training run: wait on closed ports and on${ready_targets:- no ready service}"
   # shellcheck disable=SC2086 # ready_targets is a list of URIs
-  unshare --mount --propagation private sh -c 'mount --rbind /dev "$1/dev" && mount -t proc proc "$1/proc" && shift && exec chroot "$@"' \
-    sh "$train" "$train" /opt/java/bin/java "${jvm_flags[@]}" -XX:ArchiveClassesAtExit=/app/guard-init.jsa \
+  in_train_root /opt/java/bin/java "${jvm_flags[@]}" -Xshare:off -XX:DumpLoadedClassList=/app/guard-init.classlist \
     -jar /app/guard-init.jar wait redis://127.0.0.1:1 amqp://127.0.0.1:1 nats://127.0.0.1:1 kafka://127.0.0.1:1 \
     tcp://127.0.0.1:1 http://127.0.0.1:1/ $ready_targets --timeout 3s --attempt-timeout 1s >"$work/cds-training.log" 2>&1 || true
+  log "cds: $(wc -l <"$train/app/guard-init.classlist" 2>/dev/null || echo no) classes loaded; dumping the archive"
+  in_train_root /opt/java/bin/java "${jvm_flags[@]}" -Xshare:dump -XX:SharedClassListFile=/app/guard-init.classlist \
+    -XX:SharedArchiveFile=/app/guard-init.jsa -cp /app/guard-init.jar >>"$work/cds-training.log" 2>&1 || true
   if [[ -s $train/app/guard-init.jsa ]]; then
     cp "$train/app/guard-init.jsa" "$work/app/app/guard-init.jsa"
     touch -d @0 "$work/app/app/guard-init.jsa"
