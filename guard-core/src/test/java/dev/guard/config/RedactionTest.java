@@ -35,6 +35,29 @@ class RedactionTest {
         assertEquals(expected, Redaction.maskText(in));
     }
 
+    /** Secret pairs in any case and either separator; the check that skips texts without one must not skip these. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "Api-Key: s3cr3t-pw                       | Api-Key: ****",
+        "ACCESS_KEY=s3cr3t-pw                     | ACCESS_KEY=****",
+        "failed: Redis PassWord=s3cr3t-pw now     | failed: Redis PassWord=**** now",
+        "x-auth-TOKEN:s3cr3t-pw rest              | x-auth-TOKEN:**** rest",
+        "my_credentials=s3cr3t-pw                 | my_credentials=****",
+        "pwd:s3cr3t-pw                            | pwd:****",
+    })
+    void masksPairsWhateverTheirCase(String in, String expected) {
+        assertEquals(expected, Redaction.maskText(in));
+    }
+
+    /** A probe's usual texts hold nothing to mask: they come back as the same string, no regular expression run. */
+    @ParameterizedTest
+    @ValueSource(strings = {"loading the dataset (40%, eta 3s)", "PONG",
+        "io.lettuce.core.RedisLoadingException: LOADING Redis is loading the dataset in memory",
+        "java.net.ConnectException: Connection refused: /127.0.0.1:6379", "127.0.0.1:6379"})
+    void textsWithoutSecretsAreReturnedAsTheyAre(String text) {
+        org.junit.jupiter.api.Assertions.assertSame(text, Redaction.maskText(text));
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"REDIS_PASSWORD", "API_TOKEN", "AWS_SECRET_ACCESS_KEY", "SSH_KEY", "DB_CREDENTIALS",
         "redis.password", "Kafka_Sasl_Jaas_Config", "DB_PASS", "ES_PASS", "smtp.pass", "PASS", "MAIL_PASS_FILE"})
