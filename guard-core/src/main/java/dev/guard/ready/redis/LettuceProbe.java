@@ -4,11 +4,11 @@ import dev.guard.ready.Probe;
 import dev.guard.ready.ProbeResult;
 import dev.guard.ready.ProbeState;
 import dev.guard.ready.internal.Timer;
+import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandInterruptedException;
 import io.lettuce.core.RedisCommandTimeoutException;
-import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -16,9 +16,7 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.resource.ClientResources;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The lettuce-bound half of {@link RedisProbe} (loaded only once lettuce is known to be on the
@@ -108,7 +106,7 @@ final class LettuceProbe implements Probe {
         synchronized (lock) {
             wasLoading = loadingBefore;
         }
-        PingReply reply = wasLoading ? pingWithInfo(connection, timer.remaining(attemptTimeout)) : ping(connection);
+        PingReply reply = ping(connection, wasLoading);
         String pong = reply.pong();
         if (reply.loading() != null) {
             ProbeResult loading = loading(reply.info(), reply.seenNanos(), reply.loading(), timer);
@@ -207,23 +205,34 @@ final class LettuceProbe implements Probe {
     private record PingReply(String pong, RedisCommandExecutionException loading, String info, long seenNanos) {
     }
 
-    /** PING; on -LOADING, INFO persistence after it. Any other error is thrown. */
-    private static PingReply ping(StatefulRedisConnection<String, String> connection) {
+    /**
+     * PING; on -LOADING, INFO persistence. {@code infoBeside}: INFO is sent with PING, in the same
+     * round trip (while the server was loading at the last attempt: a fleet of gates around the end
+     * of a load makes half the exchanges); otherwise only after a -LOADING. Any error of PING other
+     * than -LOADING is thrown.
+     */
+    private static PingReply ping(StatefulRedisConnection<String, String> connection, boolean infoBeside) {
         RedisAsyncCommands<String, String> cmd = connection.async();
+        long sent = System.nanoTime();
+        RedisFuture<String> ping = cmd.ping();
+        RedisFuture<String> info = infoBeside ? cmd.info("persistence") : null;
         try {
-            return new PingReply(await(connection, cmd.ping()), null, null, 0);
+            return new PingReply(await(connection, ping), null, null, 0);
         } catch (RedisCommandExecutionException e) {
             if (!isLoading(e)) {
                 throw e;
             }
-            long sent = System.nanoTime();
-            String info;
-            try {
-                info = await(connection, cmd.info("persistence"));
-            } catch (RuntimeException unreadable) {
-                info = null;
+            if (info == null) {
+                sent = System.nanoTime();
+                info = cmd.info("persistence");
             }
-            return new PingReply(null, e, info, sent + (System.nanoTime() - sent) / 2);
+            String text;
+            try {
+                text = await(connection, info);
+            } catch (RuntimeException unreadable) {
+                text = null;
+            }
+            return new PingReply(null, e, text, sent + (System.nanoTime() - sent) / 2);
         }
     }
 
@@ -235,37 +244,6 @@ final class LettuceProbe implements Probe {
      */
     private static <T> T await(StatefulRedisConnection<String, String> connection, RedisFuture<T> reply) {
         return LettuceFutures.awaitOrCancel(reply, connection.getTimeout().toNanos(), TimeUnit.NANOSECONDS);
-    }
-
-    /**
-     * While the server was loading at the last attempt: PING and INFO persistence in one round trip
-     * (a fleet of gates around the end of a load makes half the exchanges). Any error of PING other
-     * than -LOADING is thrown.
-     */
-    private static PingReply pingWithInfo(StatefulRedisConnection<String, String> connection, Duration max) {
-        long sent = System.nanoTime();
-        RedisFuture<String> ping = connection.async().ping();
-        RedisFuture<String> info = connection.async().info("persistence");
-        try {
-            return new PingReply(ping.get(max.toNanos(), TimeUnit.NANOSECONDS), null, null, 0);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            if (cause instanceof RedisCommandExecutionException rce && isLoading(rce)) {
-                String text;
-                try {
-                    text = info.get(max.toNanos(), TimeUnit.NANOSECONDS);
-                } catch (Exception unreadable) {
-                    text = null;
-                }
-                return new PingReply(null, rce, text, sent + (System.nanoTime() - sent) / 2);
-            }
-            throw cause instanceof RuntimeException re ? re : new RedisCommandExecutionException(cause);
-        } catch (TimeoutException e) {
-            throw new RedisCommandTimeoutException("no reply to PING within " + max.toMillis() + " ms");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RedisCommandInterruptedException(e);
-        }
     }
 
     /**
