@@ -30,7 +30,7 @@ import picocli.CommandLine.ParentCommand;
             "TARGET: redis://[user:pass@]host[:port][/db][?key=K], rediss://..., "
                     + "redis-sentinel://[user:pass@]host:26379[,host:26379][/db][?key=K]#master (rediss-sentinel://...), "
                     + "redis://host:port[,host:port]?cluster=true[&key=K] (a Redis Cluster), amqp(s)://[user:pass@]host[:port][/vhost]"
-                    + "[?queues=a,b&exchanges=x], nats://[user:pass@|token@]host[:port][?stream=S], tls://..., "
+                    + "[?queues=a,b&exchanges=x], nats://[user:pass@]host[:port][?stream=S] (or token@host), tls://..., "
                     + "kafka://host:port[,host:port][?topics=a,b&brokers=N], tcp://host:port, http(s)://...",
             "Targets also come from $GUARD_WAIT (separated by spaces, or commas before a scheme://) or guard.wait in "
                     + "the --config file; the timeout from $GUARD_TIMEOUT / guard.timeout.",

@@ -67,6 +67,33 @@ class GuardInitTest {
         assertTrue(version.out().startsWith("guard-init "), version.toString());
     }
 
+    /**
+     * Every command's help prints its description as written, once: picocli reads "@|" as the start of
+     * its colour markup, and "nats://[user:pass@|token@]" once made the TARGET paragraph come out
+     * cut and then repeated.
+     */
+    @Test
+    void helpPrintsEachDescriptionAsWrittenOnce() {
+        java.io.PrintWriter sink = new java.io.PrintWriter(java.io.Writer.nullWriter());
+        for (String name : GuardInit.COMMANDS) {
+            picocli.CommandLine command = GuardInit.commandLine(Map.of(), System.in, sink, sink, name).getSubcommands().get(name);
+            Cli.Result help = Cli.run(name, "--help");
+            assertEquals(0, help.code(), help.toString());
+            String out = help.out().replaceAll("\\s+", ""); // picocli wraps at spaces and after dots
+            for (String paragraph : command.getCommandSpec().usageMessage().description()) {
+                String text = paragraph.replace("%n", "").replaceAll("\\s+", ""); // %n: a format line break
+                if (text.isEmpty()) {
+                    continue; // a blank line between paragraphs
+                }
+                int first = out.indexOf(text);
+                assertTrue(first >= 0, name + " --help lacks its description '" + text + "':\n" + help.out());
+                String start = text.substring(0, Math.min(text.length(), 30));
+                assertEquals(first, out.indexOf(start), name + " --help starts '" + text + "' twice:\n" + help.out());
+                assertEquals(-1, out.indexOf(start, first + 1), name + " --help starts '" + text + "' twice:\n" + help.out());
+            }
+        }
+    }
+
     @Test
     void durationsParseInTypesafeConfigFormat() {
         assertEquals(java.time.Duration.ofSeconds(60), GuardSettings.parseDuration("60s"));
