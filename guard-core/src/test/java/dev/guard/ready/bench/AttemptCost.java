@@ -16,10 +16,12 @@ import java.util.Locale;
  * included), and the wall time. A fleet of gates on one core can make about 1 / (process CPU
  * per attempt) attempts a second.
  *
- * <p>2026-12-02, quiet 2 cores, JDK 17: a LOADING attempt 460-534 us of process CPU (136 us on the
- * calling thread; a JFR profile shows it mostly in regular expressions: Redaction masking each copy
- * of the result's texts, and the INFO parsing), a READY one 46-57 us. 500 gates making a few
- * attempts each in the last 50 ms of a load need more than one core for that alone (FleetBench).
+ * <p>The LOADING attempts are measured twice: "cold" while the JIT still compiles their path (its C2
+ * thread takes about half of the process's CPU then, async-profiler), "warm" after. 2026-12-02, quiet
+ * 2 cores, JDK 17: a LOADING attempt 808-1304 us cold, 488-596 us warm of process CPU (114-176 us on the calling
+ * thread; the rest is lettuce's event loop, context switches, and exceptions' stack traces), a READY
+ * one 76-86 us (two runs). 500 gates making a few attempts each in the last 40 ms of a load need more than one
+ * core for that alone (FleetBench).
  *
  * <pre>
  * java -cp guard-core/target/test-classes:guard-core/target/classes:$(cat guard-core/target/bench.cp) \
@@ -35,7 +37,8 @@ public final class AttemptCost {
         // a million keys at 20 us each: about 20 s of LOADING, and Redis answers every 1024 bytes (well under 1 ms)
         try (RedisServer redis = RedisServer.builder().preloadKeys(1_000_000).build().startLoading()) {
             try (Probe probe = Probes.redis(redis.uri())) {
-                measure("loading (PING -LOADING + INFO)", probe, Math.min(n, 5_000), ProbeState.LOADING);
+                measure("loading (PING -LOADING + INFO), cold", probe, Math.min(n, 2_400), ProbeState.LOADING);
+                measure("loading (PING -LOADING + INFO), warm", probe, Math.min(n, 2_400), ProbeState.LOADING);
                 redis.finishLoading();
                 redis.awaitLoaded(Duration.ofSeconds(120));
                 measure("ready (PING PONG)", probe, n, ProbeState.READY);

@@ -37,13 +37,18 @@ import java.util.regex.Pattern;
  * instant of that log line. Then both fleets against a closed port for {@code --closed-seconds}:
  * connection attempts per second. For the gates it also prints where their lag goes: when the
  * attempt that found the server ready started and when its reply came (on one client core the
- * fleet's own attempts queue behind each other around the end). With {@code --redis-cpu N} the server runs under
+ * fleet's own attempts queue behind each other around the end), the share of a core the fleet's JVM
+ * used around the end, and when one more gate, in a JVM of its own (a pod whose CPU nobody shares),
+ * returned beside the fleet. {@code --warmup} rounds (1) run the guard fleet first without counting
+ * it: one JVM compiles the LOADING path once for 500 gates, where each pod would compile it on its
+ * own CPU. With {@code --redis-cpu N} the server runs under
  * {@code taskset -c N}: run the JVM on the other core ({@code taskset -c 1 java ...}) so the
  * fleet's own CPU does not slow the load it measures.
  *
  * <pre>
  * taskset -c 1 java -cp guard-core/target/test-classes:guard-core/target/classes:$(cat guard-core/target/bench.cp) \
- *     dev.guard.ready.bench.FleetBench [--gates 500] [--keys 40000] [--rounds 2] [--redis-cpu 0] [--closed-seconds 5]
+ *     dev.guard.ready.bench.FleetBench [--gates 500] [--keys 40000] [--rounds 2] [--warmup 1] [--redis-cpu 0] \
+ *     [--closed-seconds 5]
  * </pre>
  */
 public final class FleetBench {
@@ -58,6 +63,7 @@ public final class FleetBench {
         int rounds = 2;
         String redisCpu = null;
         int closedSeconds = 5;
+        int warmup = 1;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--gates" -> gates = Integer.parseInt(args[i + 1]);
@@ -65,8 +71,9 @@ public final class FleetBench {
                 case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
                 case "--redis-cpu" -> redisCpu = args[i + 1];
                 case "--closed-seconds" -> closedSeconds = Integer.parseInt(args[i + 1]);
+                case "--warmup" -> warmup = Integer.parseInt(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; options: --gates --keys --rounds --redis-cpu --closed-seconds");
+                        + "; options: --gates --keys --rounds --warmup --redis-cpu --closed-seconds");
             }
         }
         System.out.printf(Locale.ROOT, "# fleet: %d waiters, Redis loading %d keys, %d round(s); %d CPUs, load %s%s%n",
@@ -83,12 +90,19 @@ public final class FleetBench {
                 probes.add(Probes.redis(redis.uri()));
             }
             warm(probes); // connections open and classes loaded, as in workers that have started
+            for (int round = 1; round <= warmup; round++) {
+                // JIT: one JVM compiles the LOADING path once for all its gates, and its C2 thread took half
+                // of the fleet's core in a first round (async-profiler); pods compile each for themselves
+                Fleet w = fleet(redis, probes, true, false, null);
+                System.out.printf(Locale.ROOT, "warm-up round %d (not counted): median lag %d ms%n", round,
+                        DetectionLagBench.pct(w.lagMs(), 50));
+            }
             for (int round = 1; round <= rounds; round++) {
                 redis.restart();
                 redis.awaitLoaded(Duration.ofSeconds(120));
                 double alone = loadSeconds(redis);
-                Fleet guard = fleet(redis, probes, true);
-                Fleet poll = fleet(redis, probes, false);
+                Fleet guard = fleet(redis, probes, true, true, redisCpu);
+                Fleet poll = fleet(redis, probes, false, false, null);
                 System.out.printf(Locale.ROOT, "round %d: load with nobody waiting %.3f s%n", round, alone);
                 guard.print("guard gates", alone);
                 poll.print("1-s pollers", alone);
@@ -128,8 +142,11 @@ public final class FleetBench {
     }
 
     /** Stops the server, starts every waiter, starts the load, waits for all of them to return. */
-    private static Fleet fleet(RedisServer redis, List<Probe> probes, boolean guard) throws Exception {
+    private static Fleet fleet(RedisServer redis, List<Probe> probes, boolean guard, boolean withSolo, String soloCpu)
+            throws Exception {
         redis.stop();
+        Solo solo = withSolo ? Solo.start(redis.uri(), soloCpu) : null;
+        CpuSampler cpu = new CpuSampler();
         AtomicLong attempts = new AtomicLong();
         CountDownLatch go = new CountDownLatch(1);
         ExecutorService pool = Executors.newFixedThreadPool(probes.size());
@@ -169,7 +186,9 @@ public final class FleetBench {
         }
         double waited = (System.nanoTime() - t0) / 1e9;
         pool.shutdown();
+        cpu.stop();
         Instant loaded = redis.awaitLoaded(Duration.ofSeconds(120));
+        Long soloLag = solo == null ? null : Duration.between(loaded, solo.awaitReady()).toMillis();
         List<Long> lag = new ArrayList<>();
         for (Instant r : returned) {
             lag.add(Duration.between(loaded, r).toMillis());
@@ -196,11 +215,16 @@ public final class FleetBench {
             Collections.sort(readyStart);
             Collections.sort(readyDone);
             Collections.sort(loadingDuration);
-            System.out.printf("  where a gate's lag goes: its READY attempt started after the end median %d ms, p99 %d;"
-                    + " its reply came median %d ms, p99 %d; attempts in the last 500 ms took median %d ms, p99 %d%n", DetectionLagBench.pct(readyStart, 50),
-                    DetectionLagBench.pct(readyStart, 99), DetectionLagBench.pct(readyDone, 50),
-                    DetectionLagBench.pct(readyDone, 99), DetectionLagBench.pct(loadingDuration, 50),
-                    DetectionLagBench.pct(loadingDuration, 99));
+            long lastReply = readyDone.get(readyDone.size() - 1);
+            System.out.printf(Locale.ROOT, "  where a gate's lag goes: its READY attempt started after the end median %d ms, p99 %d;"
+                    + " its reply came median %d ms, p99 %d; attempts in the last 500 ms took median %d ms, p99 %d;"
+                    + " the fleet's JVM used %.0f%% of a core from 100 ms before the end to the last reply, %.0f%% over"
+                    + " the whole wait; one gate in a process of its own beside the fleet: ready %s ms after the end%n",
+                    DetectionLagBench.pct(readyStart, 50), DetectionLagBench.pct(readyStart, 99),
+                    DetectionLagBench.pct(readyDone, 50), DetectionLagBench.pct(readyDone, 99),
+                    DetectionLagBench.pct(loadingDuration, 50), DetectionLagBench.pct(loadingDuration, 99),
+                    100 * cpu.busy(endMs - 100, endMs + Math.max(lastReply, 10)), 100 * cpu.busy(Long.MIN_VALUE, Long.MAX_VALUE),
+                    soloLag);
         }
         return new Fleet(probes.size(), loadSeconds(redis), lag, attempts.get(), waited);
     }
@@ -247,6 +271,101 @@ public final class FleetBench {
                     + " waiter; the gate allows at most %d per waiter in any second)%n", waiters,
                     guard ? "guard gates" : "1-s pollers", seconds, attempts.get() / (double) seconds,
                     attempts.get() / (double) seconds / waiters, ReadinessGate.MAX_ATTEMPTS_PER_SECOND);
+        }
+    }
+
+    /**
+     * One gate in a JVM of its own, started beside the fleet (on {@code cpu}, the server's core, when
+     * given, at the lowest priority: it makes a few attempts a second): a pod whose CPU nobody shares. It connects once while the
+     * server is down, says {@code waiting}, then waits with a gate and prints {@code ready <epoch ms>}.
+     */
+    static final class Solo {
+        private final Process process;
+        private final java.io.BufferedReader out;
+
+        private Solo(Process process) {
+            this.process = process;
+            this.out = new java.io.BufferedReader(new java.io.InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        }
+
+        static Solo start(String uri, String cpu) throws Exception {
+            List<String> cmd = new ArrayList<>();
+            if (cpu != null) {
+                cmd.addAll(List.of("taskset", "-c", cpu, "nice", "-n", "19")); // the server keeps its core
+            }
+            cmd.addAll(List.of(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", System.getProperty("java.class.path"), Solo.class.getName(), uri));
+            Solo solo = new Solo(new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start());
+            String first = solo.out.readLine();
+            if (!"waiting".equals(first)) {
+                throw new IllegalStateException("the solo gate said '" + first + "' instead of 'waiting'");
+            }
+            return solo;
+        }
+
+        Instant awaitReady() throws Exception {
+            String line = out.readLine();
+            if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS) || line == null || !line.startsWith("ready ")) {
+                process.destroyForcibly();
+                throw new IllegalStateException("the solo gate said '" + line + "' instead of 'ready <ms>'");
+            }
+            return Instant.ofEpochMilli(Long.parseLong(line.substring("ready ".length())));
+        }
+
+        public static void main(String[] args) {
+            try (Probe probe = Probes.redis(args[0])) {
+                probe.check(Duration.ofSeconds(2)); // refused: classes loaded, as in a pod already in its gate
+                System.out.println("waiting");
+                System.out.flush();
+                try (ReadinessGate g = ReadinessGate.builder().probe(probe).deadline(Duration.ofSeconds(300))
+                        .attemptTimeout(Duration.ofSeconds(5)).build()) {
+                    ReadinessReport r = g.await();
+                    System.out.println(r.ready() ? "ready " + System.currentTimeMillis() : r.render());
+                }
+            }
+        }
+    }
+
+    /** The process's CPU time every 5 ms, for the share of a core the fleet's JVM used around the end. */
+    static final class CpuSampler {
+        private final List<long[]> samples = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final Thread thread;
+        private volatile boolean running = true;
+
+        CpuSampler() {
+            var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+            thread = new Thread(() -> {
+                while (running) {
+                    samples.add(new long[] {System.currentTimeMillis(), os.getProcessCpuTime()});
+                    try {
+                        Thread.sleep(5);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }, "fleet-cpu-sampler");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        void stop() throws InterruptedException {
+            running = false;
+            thread.join();
+        }
+
+        /** CPU seconds per wall second between the samples nearest {@code fromMs} and {@code toMs} (1.0: one core). */
+        double busy(long fromMs, long toMs) {
+            long[] a = null;
+            long[] b = null;
+            for (long[] x : samples) {
+                if (a == null || x[0] <= fromMs) {
+                    a = x;
+                }
+                if (b == null || x[0] <= toMs) {
+                    b = x;
+                }
+            }
+            return a == null || b[0] <= a[0] ? Double.NaN : (b[1] - a[1]) / 1e6 / (b[0] - a[0]);
         }
     }
 
