@@ -351,15 +351,16 @@ public final class RedisServer implements AutoCloseable {
             cmd.add("--enable-debug-command");
             cmd.add("yes");
         }
-        if (!debugCommand || loading) {
-            // not while preloading: a replica or cluster node would take part in replication and drop the keys
-            cmd.addAll(extraArgs);
-        }
         if (loading) {
             cmd.add("--key-load-delay");
             cmd.add(Integer.toString(keyLoadDelayMicros));
             cmd.add("--loading-process-events-interval-bytes");
             cmd.add("1024");
+        }
+        if (!debugCommand || loading) {
+            // not while preloading: a replica or cluster node would take part in replication and drop the keys;
+            // after the loading options, so that args() can override them (the last of a repeated option wins)
+            cmd.addAll(extraArgs);
         }
         process = inContainer ? ContainerChild.start(IMAGE, cmd, port, dir, outFile)
                 : Child.local(Children.spawn(cmd, dir, outFile));
@@ -437,7 +438,11 @@ public final class RedisServer implements AutoCloseable {
 
         Builder() {}
 
-        /** Server options for every start but the preload one of loading mode ({@code "--replicaof", "127.0.0.1", "6380"}). */
+        /**
+         * Server options for every start but the preload one of loading mode ({@code "--replicaof", "127.0.0.1",
+         * "6380"}); they come last, so they override the loading mode's own ({@code
+         * "--loading-process-events-interval-bytes", "2097152"}: Redis's default).
+         */
         public Builder args(String... args) {
             extraArgs.addAll(List.of(args));
             return this;

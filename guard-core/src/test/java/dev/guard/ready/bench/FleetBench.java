@@ -59,7 +59,8 @@ public final class FleetBench {
 
     public static void main(String[] args) throws Exception {
         int gates = 500;
-        int keys = 40_000;
+        Integer keys = null;
+        String load = "cpu";
         int rounds = 2;
         String redisCpu = null;
         int closedSeconds = 5;
@@ -68,18 +69,30 @@ public final class FleetBench {
             switch (args[i]) {
                 case "--gates" -> gates = Integer.parseInt(args[i + 1]);
                 case "--keys" -> keys = Integer.parseInt(args[i + 1]);
+                case "--load" -> load = args[i + 1];
                 case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
                 case "--redis-cpu" -> redisCpu = args[i + 1];
                 case "--closed-seconds" -> closedSeconds = Integer.parseInt(args[i + 1]);
                 case "--warmup" -> warmup = Integer.parseInt(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; options: --gates --keys --rounds --warmup --redis-cpu --closed-seconds");
+                        + "; options: --gates --keys --load --rounds --warmup --redis-cpu --closed-seconds");
             }
         }
-        System.out.printf(Locale.ROOT, "# fleet: %d waiters, Redis loading %d keys, %d round(s); %d CPUs, load %s%s%n",
-                gates, keys, rounds, Runtime.getRuntime().availableProcessors(), DetectionLagBench.loadAverage(),
-                redisCpu == null ? "" : ", redis-server on CPU " + redisCpu);
-        RedisServer.Builder b = RedisServer.builder().preloadKeys(keys).local();
+        RedisServer.Builder b = RedisServer.builder().local();
+        switch (load) {
+            // as Redis loads a real file: as fast as its core allows, answering clients every 2 MB of it
+            case "cpu" -> {
+                keys = keys == null ? 4_000_000 : keys;
+                b.keyLoadDelayMicros(0).args("--loading-process-events-interval-bytes", "2097152");
+            }
+            // slowed by a sleep per key (--key-load-delay) and answering every 1 KB, as the tests load
+            case "delay" -> keys = keys == null ? 40_000 : keys;
+            default -> throw new IllegalArgumentException("--load is cpu or delay, not " + load);
+        }
+        b.preloadKeys(keys);
+        System.out.printf(Locale.ROOT, "# fleet: %d waiters, Redis loading %d keys (%s load), %d round(s); %d CPUs, load %s%s%n",
+                gates, keys, load, rounds, Runtime.getRuntime().availableProcessors(),
+                DetectionLagBench.loadAverage(), redisCpu == null ? "" : ", redis-server on CPU " + redisCpu);
         if (redisCpu != null) {
             b.launcher("taskset", "-c", redisCpu);
         }
@@ -97,16 +110,25 @@ public final class FleetBench {
                 System.out.printf(Locale.ROOT, "warm-up round %d (not counted): median lag %d ms%n", round,
                         DetectionLagBench.pct(w.lagMs(), 50));
             }
+            List<double[]> gateExtra = new ArrayList<>();
+            List<double[]> pollExtra = new ArrayList<>();
             for (int round = 1; round <= rounds; round++) {
-                redis.restart();
-                redis.awaitLoaded(Duration.ofSeconds(120));
-                double alone = loadSeconds(redis);
+                // each fleet's load beside the mean of the loads with nobody waiting just before and just after
+                // it: the same load varied by 20 % within an hour on this machine
+                Load before = aloneLoad(redis);
                 Fleet guard = fleet(redis, probes, true, true, redisCpu);
+                Load between = aloneLoad(redis);
                 Fleet poll = fleet(redis, probes, false, false, null);
-                System.out.printf(Locale.ROOT, "round %d: load with nobody waiting %.3f s%n", round, alone);
-                guard.print("guard gates", alone);
-                poll.print("1-s pollers", alone);
+                Load after = aloneLoad(redis);
+                System.out.printf(Locale.ROOT, "round %d: load with nobody waiting %.3f, %.3f, %.3f s, server CPU %.3f, %.3f,"
+                        + " %.3f s (before, between, after the fleets)%n", round, before.seconds(), between.seconds(),
+                        after.seconds(), before.cpuSeconds(), between.cpuSeconds(), after.cpuSeconds());
+                gateExtra.add(guard.print("guard gates", before.mean(between)));
+                pollExtra.add(poll.print("1-s pollers", between.mean(after)));
             }
+            System.out.printf(Locale.ROOT, "against nobody waiting, median of %d rounds: guard gates load time %+.1f%%, server"
+                            + " CPU %+.1f%%; 1-s pollers load time %+.1f%%, server CPU %+.1f%%%n", rounds, median(gateExtra, 0),
+                    median(gateExtra, 1), median(pollExtra, 0), median(pollExtra, 1));
             for (Probe p : probes) {
                 p.close();
             }
@@ -115,15 +137,48 @@ public final class FleetBench {
     }
 
     /** What one fleet did to one load. */
-    record Fleet(int waiters, double loadSeconds, List<Long> lagMs, long attempts, double loadingSeconds) {
-        void print(String name, double alone) {
+    record Fleet(int waiters, Load load, List<Long> lagMs, long attempts, double loadingSeconds) {
+        /** Prints this fleet's line; returns its load's extra wall and server CPU time against {@code alone}, in per cent. */
+        double[] print(String name, Load alone) {
             List<Long> s = new ArrayList<>(lagMs);
             Collections.sort(s);
-            System.out.printf(Locale.ROOT, "  %d %-12s load %.3f s (%+.1f%% against nobody waiting); ready after the load's"
-                            + " end: median %d ms, p99 %d ms, max %d ms; %d attempts, %.0f per second of the wait%n",
-                    waiters, name + ":", loadSeconds, 100 * (loadSeconds / alone - 1), DetectionLagBench.pct(s, 50),
+            double[] extra = {100 * (load.seconds() / alone.seconds() - 1), 100 * (load.cpuSeconds() / alone.cpuSeconds() - 1)};
+            System.out.printf(Locale.ROOT, "  %d %-12s load %.3f s, server CPU %.3f s (%+.1f%%, %+.1f%% against nobody"
+                            + " waiting); ready after the load's end: median %d ms, p99 %d ms, max %d ms; %d attempts,"
+                            + " %.0f per second of the wait%n",
+                    waiters, name + ":", load.seconds(), load.cpuSeconds(), extra[0], extra[1], DetectionLagBench.pct(s, 50),
                     DetectionLagBench.pct(s, 99), s.get(s.size() - 1), attempts, attempts / loadingSeconds);
+            return extra;
         }
+    }
+
+    /**
+     * One load: Redis's own figure for its length, and the CPU time the server had used when it was over
+     * (INFO cpu, its process started for this load): with a load bound by the CPU, what a fleet costs it.
+     */
+    record Load(double seconds, double cpuSeconds) {
+        Load mean(Load other) {
+            return new Load((seconds + other.seconds) / 2, (cpuSeconds + other.cpuSeconds) / 2);
+        }
+
+        static Load of(RedisServer redis) throws Exception {
+            double cpu = 0;
+            for (String line : redis.command("INFO", "cpu").split("\r?\n")) {
+                if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
+                    cpu += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
+                }
+            }
+            return new Load(loadSeconds(redis), cpu);
+        }
+    }
+
+    private static double median(List<double[]> values, int index) {
+        List<Double> s = new ArrayList<>();
+        for (double[] v : values) {
+            s.add(v[index]);
+        }
+        Collections.sort(s);
+        return s.get(s.size() / 2);
     }
 
     private static void warm(List<Probe> probes) throws Exception {
@@ -139,6 +194,13 @@ public final class FleetBench {
             }
         }
         pool.shutdown();
+    }
+
+    /** Restarts the server with nobody waiting; Redis's own figure for the load. */
+    private static Load aloneLoad(RedisServer redis) throws Exception {
+        redis.restart();
+        redis.awaitLoaded(Duration.ofSeconds(120));
+        return Load.of(redis);
     }
 
     /** Stops the server, starts every waiter, starts the load, waits for all of them to return. */
@@ -226,7 +288,7 @@ public final class FleetBench {
                     100 * cpu.busy(endMs - 100, endMs + Math.max(lastReply, 10)), 100 * cpu.busy(Long.MIN_VALUE, Long.MAX_VALUE),
                     soloLag);
         }
-        return new Fleet(probes.size(), loadSeconds(redis), lag, attempts.get(), waited);
+        return new Fleet(probes.size(), Load.of(redis), lag, attempts.get(), waited);
     }
 
     /** Every waiter against a port nothing listens on, for {@code seconds}: connection attempts per second. */
