@@ -145,9 +145,9 @@ public final class FleetBench {
             double[] extra = {100 * (load.seconds() / alone.seconds() - 1), 100 * (load.cpuSeconds() / alone.cpuSeconds() - 1)};
             System.out.printf(Locale.ROOT, "  %d %-12s load %.3f s, server CPU %.3f s (%+.1f%%, %+.1f%% against nobody"
                             + " waiting); ready after the load's end: median %d ms, p99 %d ms, max %d ms; %d attempts,"
-                            + " %.0f per second of the wait%n",
+                            + " %.0f per second of the wait; the server answered %s%n",
                     waiters, name + ":", load.seconds(), load.cpuSeconds(), extra[0], extra[1], DetectionLagBench.pct(s, 50),
-                    DetectionLagBench.pct(s, 99), s.get(s.size() - 1), attempts, attempts / loadingSeconds);
+                    DetectionLagBench.pct(s, 99), s.get(s.size() - 1), attempts, attempts / loadingSeconds, load.commands());
             return extra;
         }
     }
@@ -156,9 +156,9 @@ public final class FleetBench {
      * One load: Redis's own figure for its length, and the CPU time the server had used when it was over
      * (INFO cpu, its process started for this load): with a load bound by the CPU, what a fleet costs it.
      */
-    record Load(double seconds, double cpuSeconds) {
+    record Load(double seconds, double cpuSeconds, String commands) {
         Load mean(Load other) {
-            return new Load((seconds + other.seconds) / 2, (cpuSeconds + other.cpuSeconds) / 2);
+            return new Load((seconds + other.seconds) / 2, (cpuSeconds + other.cpuSeconds) / 2, "");
         }
 
         static Load of(RedisServer redis) throws Exception {
@@ -168,7 +168,18 @@ public final class FleetBench {
                     cpu += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
                 }
             }
-            return new Load(loadSeconds(redis), cpu);
+            // its own count of the commands since it started, and of its time in those it ran (INFO runs while
+            // loading; a PING is refused with -LOADING, which commandstats counts but does not time)
+            String stats = redis.command("INFO", "commandstats");
+            String commands = String.format(Locale.ROOT, "%d INFO (%.0f ms in them, by its commandstats), %d PING (%d refused)",
+                    stat(stats, "info", "calls"), stat(stats, "info", "usec") / 1e3, stat(stats, "ping", "calls")
+                            + stat(stats, "ping", "rejected_calls"), stat(stats, "ping", "rejected_calls"));
+            return new Load(loadSeconds(redis), cpu, commands);
+        }
+
+        private static long stat(String stats, String command, String field) {
+            Matcher m = Pattern.compile("cmdstat_" + command + ":[^\\r\\n]*\\b" + field + "=(\\d+)").matcher(stats);
+            return m.find() ? Long.parseLong(m.group(1)) : 0;
         }
     }
 
