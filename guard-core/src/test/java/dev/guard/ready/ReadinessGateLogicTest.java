@@ -328,7 +328,8 @@ class ReadinessGateLogicTest {
                     mostStartsInAnySecond(starts) + " attempts in one second");
             Instant lastSecond = end.minusSeconds(1);
             long before = starts.stream().filter(t -> t.isBefore(lastSecond)).count();
-            assertTrue(before <= 5 * 4 + 3, "while the end is far, at most 1 / FAR_CAP attempts a second: " + before);
+            long perSecond = 1000 / Backoff.FAR_CAP.toMillis();
+            assertTrue(before <= 5 * perSecond + 3, "while the end is far, at most 1 / FAR_CAP attempts a second: " + before);
         }
     }
 
