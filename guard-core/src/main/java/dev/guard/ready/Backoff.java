@@ -41,7 +41,7 @@ public final class Backoff {
      * The longest pause while the expected end is far: a prediction is re-checked at least this often,
      * so a load that speeds up beyond its estimate (smaller keys at the end of the file) is seen
      * within this time. 500 ms, not less: each attempt is a round trip the loading server answers, and
-     * at 250 ms 500 gates on one Redis lengthened its load by a median 11.7-13.8 % (FleetBench), against
+     * at 250 ms 500 gates on one Redis lengthened its load by a median 11.8-13.8 % (FleetBench), against
      * 4.2 % at 500 ms; a load that keeps to its estimate is seen within {@link #DENSE} either way.
      */
     public static final Duration FAR_CAP = Duration.ofMillis(500);
