@@ -30,25 +30,32 @@ import java.util.regex.Pattern;
  * is ready. One JVM runs {@code --gates} waiters, each with its own probe and connection (lettuce's
  * event loops shared, as in one process; pods would each have their own).
  *
- * <p>Per round, on one private Redis that loads {@code --keys} keys: the load with nobody waiting;
- * the load with the fleet of guard gates started while the server was down (refused, then LOADING);
- * the same with a fleet of fixed 1-second pollers (PING, random phase). Load time is Redis's own
- * {@code DB loaded from disk: N seconds}; a waiter's lag is the instant it returned minus the
- * instant of that log line. Then both fleets against a closed port for {@code --closed-seconds}:
+ * <p>The load ({@code --load}): {@code cpu} (default) as Redis loads a real file, as fast as its core
+ * allows, answering clients every 2 MB (its default), 4 million keys; {@code delay} as the tests load,
+ * a sleep of 20 us per key and answers every 1 KB, 40,000 keys (how long that takes depends on how
+ * late the server wakes from its sleeps, so on whatever else the machine does).
+ *
+ * <p>Per round, on one private Redis that loads {@code --keys} keys: the load with the fleet of
+ * guard gates started while the server was down (refused, then LOADING); the same with a fleet of
+ * fixed 1-second pollers (PING, random phase); before, between and after them, the load with nobody
+ * waiting, each fleet compared with the mean of the two beside it. Load time is Redis's own
+ * {@code DB loaded from disk: N seconds}, with the server's CPU ({@code INFO cpu}) and the commands
+ * it answered ({@code INFO commandstats}) beside it; a waiter's lag is the instant it returned minus
+ * the instant of that log line. Then both fleets against a closed port for {@code --closed-seconds}:
  * connection attempts per second. For the gates it also prints where their lag goes: when the
  * attempt that found the server ready started and when its reply came (on one client core the
  * fleet's own attempts queue behind each other around the end), the share of a core the fleet's JVM
  * used around the end, and when one more gate, in a JVM of its own (a pod whose CPU nobody shares),
  * returned beside the fleet. {@code --warmup} rounds (1) run the guard fleet first without counting
  * it: one JVM compiles the LOADING path once for 500 gates, where each pod would compile it on its
- * own CPU. With {@code --redis-cpu N} the server runs under
- * {@code taskset -c N}: run the JVM on the other core ({@code taskset -c 1 java ...}) so the
- * fleet's own CPU does not slow the load it measures.
+ * own CPU. With {@code --redis-cpu N} the server runs under {@code taskset -c N}: run the JVM on the
+ * other core ({@code taskset -c 1 java ...}) so the fleet's own CPU does not slow the load it
+ * measures.
  *
  * <pre>
  * taskset -c 1 java -cp guard-core/target/test-classes:guard-core/target/classes:$(cat guard-core/target/bench.cp) \
- *     dev.guard.ready.bench.FleetBench [--gates 500] [--keys 40000] [--rounds 2] [--warmup 1] [--redis-cpu 0] \
- *     [--closed-seconds 5]
+ *     dev.guard.ready.bench.FleetBench [--gates 500] [--load cpu|delay] [--keys N] [--rounds 2] [--warmup 1] \
+ *     [--redis-cpu 0] [--closed-seconds 5]
  * </pre>
  */
 public final class FleetBench {
@@ -114,7 +121,7 @@ public final class FleetBench {
             List<double[]> pollExtra = new ArrayList<>();
             for (int round = 1; round <= rounds; round++) {
                 // each fleet's load beside the mean of the loads with nobody waiting just before and just after
-                // it: the same load varied by 20 % within an hour on this machine
+                // it: the same load took up to 32 % longer than the one before it on this machine
                 Load before = aloneLoad(redis);
                 Fleet guard = fleet(redis, probes, true, true, redisCpu);
                 Load between = aloneLoad(redis);
