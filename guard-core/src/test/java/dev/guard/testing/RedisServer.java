@@ -100,6 +100,21 @@ public final class RedisServer implements AutoCloseable {
         return Resp.text(HOST, port, password, command);
     }
 
+    /**
+     * A field of {@code cmdstat_<command>} in this server's {@code INFO commandstats} now ({@code calls},
+     * {@code usec}, {@code rejected_calls}, ...); 0 before the command's first call.
+     */
+    public long commandStat(String command, String field) {
+        return commandStat(command("INFO", "commandstats"), command, field);
+    }
+
+    /** {@link #commandStat(String, String)} read from an {@code INFO commandstats} reply taken once. */
+    public static long commandStat(String commandstats, String command, String field) {
+        Matcher m = Pattern.compile("cmdstat_" + Pattern.quote(command) + ":[^\\r\\n]*\\b" + Pattern.quote(field)
+                + "=(\\d+)").matcher(commandstats);
+        return m.find() ? Long.parseLong(m.group(1)) : 0;
+    }
+
     /** A builder: free port, no password, loading mode with 40,000 keys and 20 µs per key. */
     public static Builder builder() {
         return new Builder();

@@ -178,15 +178,11 @@ public final class FleetBench {
             // its own count of the commands since it started, and of its time in those it ran (INFO runs while
             // loading; a PING is refused with -LOADING, which commandstats counts but does not time)
             String stats = redis.command("INFO", "commandstats");
+            long refused = RedisServer.commandStat(stats, "ping", "rejected_calls");
             String commands = String.format(Locale.ROOT, "%d INFO (%.0f ms in them, by its commandstats), %d PING (%d refused)",
-                    stat(stats, "info", "calls"), stat(stats, "info", "usec") / 1e3, stat(stats, "ping", "calls")
-                            + stat(stats, "ping", "rejected_calls"), stat(stats, "ping", "rejected_calls"));
+                    RedisServer.commandStat(stats, "info", "calls"), RedisServer.commandStat(stats, "info", "usec") / 1e3,
+                    RedisServer.commandStat(stats, "ping", "calls") + refused, refused);
             return new Load(loadSeconds(redis), cpu, commands);
-        }
-
-        private static long stat(String stats, String command, String field) {
-            Matcher m = Pattern.compile("cmdstat_" + command + ":[^\\r\\n]*\\b" + field + "=(\\d+)").matcher(stats);
-            return m.find() ? Long.parseLong(m.group(1)) : 0;
         }
     }
 
@@ -406,9 +402,12 @@ public final class FleetBench {
         }
     }
 
-    /** The process's CPU time every 5 ms, for the share of a core the fleet's JVM used around the end. */
+    /**
+     * The process's CPU time every 5 ms, for the share of a core the fleet's JVM used around the end. The
+     * samples are read by {@link #busy} only after {@link #stop} has joined the sampling thread.
+     */
     static final class CpuSampler {
-        private final List<long[]> samples = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final List<long[]> samples = new ArrayList<>();
         private final Thread thread;
         private volatile boolean running = true;
 

@@ -88,7 +88,7 @@ class RedisProbeTest {
         try (RedisServer redis = RedisServer.builder().preloadKeys(40_000).heldLoading()
                 .args("--user", "probe", "on", ">probe-pw", "+ping", "+exists", "-info", "~*").build().startLoading();
              Probe probe = Probes.redis("redis://probe:probe-pw@127.0.0.1:" + redis.port())) {
-            long pingsBefore = commandStat(redis, "ping", "rejected_calls");
+            long pingsBefore = redis.commandStat("ping", "rejected_calls");
             for (int i = 0; i < 3; i++) {
                 ProbeResult r = probe.check(Patience.REPLY);
                 assertEquals(ProbeState.LOADING, r.state(), "attempt " + (i + 1) + ": " + r);
@@ -96,20 +96,12 @@ class RedisProbeTest {
                 assertTrue(r.cause().contains("LOADING"), r.toString());
                 assertFalse(r.toString().contains("probe-pw"), "password masked: " + r);
             }
-            assertEquals(3, commandStat(redis, "ping", "rejected_calls") - pingsBefore, "a PING in each attempt");
+            assertEquals(3, redis.commandStat("ping", "rejected_calls") - pingsBefore, "a PING in each attempt");
             redis.finishLoading();
             redis.awaitLoaded(Patience.WAIT);
             ProbeResult ready = probe.check(Patience.REPLY);
             assertEquals(ProbeState.READY, ready.state(), ready.toString());
         }
-    }
-
-    /** A field of {@code cmdstat_<command>} in the server's INFO commandstats (0 before the first call). */
-    private static long commandStat(RedisServer redis, String command, String field) {
-        String stats = redis.command("INFO", "commandstats");
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("cmdstat_" + command + ":[^\\r\\n]*\\b" + field + "=(\\d+)")
-                .matcher(stats);
-        return m.find() ? Long.parseLong(m.group(1)) : 0;
     }
 
     @Test
