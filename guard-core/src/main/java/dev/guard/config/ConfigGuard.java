@@ -9,6 +9,7 @@ import dev.guard.config.internal.ConflictRule;
 import dev.guard.config.internal.DriftRule;
 import dev.guard.config.internal.Inference;
 import dev.guard.config.internal.LoopbackRule;
+import dev.guard.config.internal.Names;
 import dev.guard.config.internal.Origins;
 import dev.guard.config.internal.PlaceholderRule;
 import dev.guard.config.internal.PresenceRule;
@@ -55,7 +56,7 @@ public final class ConfigGuard {
 
     private static final Logger LOG = LoggerFactory.getLogger(ConfigGuard.class);
 
-    private enum Kind { ENV, PATH }
+    private enum Kind { ENV, PATH, PROPERTY }
 
     /** A declared setting; {@code type} {@code null} means inferred. */
     private record Requirement(Kind kind, String name, SettingType type) {}
@@ -69,6 +70,7 @@ public final class ConfigGuard {
     private final Boolean inContainer;
     private final BooleanSupplier containerDetector;
     private final Duration lookupTimeout;
+    private final PropertyLookup properties;
 
     private ConfigGuard(Builder b) {
         this.requirements = List.copyOf(b.requirements.values());
@@ -80,6 +82,7 @@ public final class ConfigGuard {
         this.inContainer = b.inContainer;
         this.containerDetector = b.containerDetector;
         this.lookupTimeout = b.lookupTimeout;
+        this.properties = b.properties;
     }
 
     /** A builder with no declared settings, loopback rejected, the real environment and {@code ConfigFactory.load()} semantics. */
@@ -135,6 +138,15 @@ public final class ConfigGuard {
         return report;
     }
 
+    /**
+     * Whether this process runs in a container, as the guard decides by default:
+     * {@code KUBERNETES_SERVICE_HOST} set in {@code env}, or {@code /.dockerenv} or
+     * {@code /run/.containerenv} present.
+     */
+    public static boolean detectContainer(Map<String, String> env) {
+        return defaultInContainer(env);
+    }
+
     private static boolean defaultInContainer(Map<String, String> env) {
         String k8s = env.get("KUBERNETES_SERVICE_HOST");
         return (k8s != null && !k8s.isBlank()) || Files.exists(Path.of("/.dockerenv"))
@@ -152,6 +164,7 @@ public final class ConfigGuard {
         private Boolean inContainer;
         private BooleanSupplier containerDetector;
         private Duration lookupTimeout = Loopback.DEFAULT_LOOKUP_TIMEOUT;
+        private PropertyLookup properties;
 
         Builder() {}
 
@@ -219,6 +232,44 @@ public final class ConfigGuard {
             return mustComeFromEnv(configPath);
         }
 
+        /**
+         * A property of a framework's own sources ({@link #properties(PropertyLookup)}, e.g. Spring's
+         * {@code spring.data.redis.url}) that must be set, checked as what its name or value says
+         * it is (see {@link #requireEnv(String)}). An environment variable its placeholders read
+         * that is unset while a near name is set is a {@link Violation.Rule#NAME_DRIFT} error, even
+         * when the placeholder has a default.
+         */
+        public Builder requireProperty(String name) {
+            requireName(name);
+            requirements.put("property:" + name, new Requirement(Kind.PROPERTY, name, null));
+            return this;
+        }
+
+        /** A framework property that must be set and parse as {@code type}. */
+        public Builder requireProperty(String name, SettingType type) {
+            requireName(name);
+            requirements.put("property:" + name, new Requirement(Kind.PROPERTY, name, Objects.requireNonNull(type, "type")));
+            return this;
+        }
+
+        /**
+         * The framework property must take its value from the environment: a value written in a
+         * file, or a placeholder's default, is a {@link Violation.Rule#DEFAULTED} error. Declares it
+         * (type inferred) if it was not declared.
+         */
+        public Builder propertyFromEnv(String name) {
+            requireName(name);
+            mustComeFromEnv.add("property:" + name);
+            requirements.putIfAbsent("property:" + name, new Requirement(Kind.PROPERTY, name, null));
+            return this;
+        }
+
+        /** Where {@link #requireProperty(String)} settings are looked up; required when any is declared. */
+        public Builder properties(PropertyLookup lookup) {
+            this.properties = Objects.requireNonNull(lookup, "lookup");
+            return this;
+        }
+
         /** Allows loopback hosts (local development only). Default false. In a container it still warns. */
         public Builder allowLoopback(boolean allow) {
             this.allowLoopback = allow;
@@ -265,6 +316,9 @@ public final class ConfigGuard {
 
         /** An immutable guard with a copy of this builder's declarations. */
         public ConfigGuard build() {
+            if (properties == null && requirements.values().stream().anyMatch(r -> r.kind() == Kind.PROPERTY)) {
+                throw new IllegalStateException("requireProperty needs properties(PropertyLookup): where to look them up");
+            }
             return new ConfigGuard(this);
         }
 
@@ -304,6 +358,8 @@ public final class ConfigGuard {
                 if (r.kind() == Kind.ENV) {
                     envNamesSeen.add(r.name());
                     checkEnv(r.name(), r.type());
+                } else if (r.kind() == Kind.PROPERTY) {
+                    checkProperty(r.name(), r.type());
                 } else {
                     checkPath(r.name(), r.type(), loaded);
                 }
@@ -339,6 +395,66 @@ public final class ConfigGuard {
             boolean secret = Redaction.isSecretName(name);
             settings.add(new Setting(name, origin, Wording.mask(value, secret), check.type(), Setting.Source.ENV, check.because()));
             checkValue(new Subject(name, name, value, check, origin, secret));
+        }
+
+        // ---- a framework's properties ----
+
+        private void checkProperty(String name, SettingType declared) {
+            PropertyLookup.Found found;
+            try {
+                found = properties.find(name);
+            } catch (RuntimeException e) {
+                settings.add(PresenceRule.unset(name, "property " + name + " (lookup failed)", check(name, declared, null)));
+                violations.add(new Violation(name, Violation.Rule.MALFORMED, Severity.ERROR, "property " + name, "a failed lookup",
+                        name + " could not be looked up: " + Redaction.maskText(e.toString()), "report this as a bug in guard"));
+                return;
+            }
+            if (found == null) {
+                Check check = check(name, declared, null);
+                String origin = "property " + name + " (unset)";
+                settings.add(PresenceRule.unset(name, origin, check));
+                String envName = Names.envForm(name);
+                if (!DriftRule.check(envName, origin, name, env, violations::add)) {
+                    violations.add(new Violation(name, Violation.Rule.MISSING, Severity.ERROR, origin, "unset",
+                            name + " is not set in any property source",
+                            "set " + name + " in application.yml or application.properties, or set " + envName
+                                    + " in this worker's environment" + Wording.example(envName, check.type())));
+                }
+                return;
+            }
+            envNamesSeen.addAll(found.reads());
+            List<String> unsetReads = found.reads().stream().filter(r -> env.get(r) == null).toList();
+            for (String r : unsetReads) {
+                DriftRule.check(r, "env " + r + " (unset)", name, env, violations::add);
+            }
+            String hint = found.reads().isEmpty() ? null : found.reads().get(0);
+            boolean secret = Redaction.isSecretName(name) || found.reads().stream().anyMatch(Redaction::isSecretName);
+            if (found.value() == null) {
+                String origin = found.origin() + " (unresolved)";
+                settings.add(PresenceRule.unset(name, origin, check(name, declared, null)));
+                String names = found.reads().isEmpty() ? "the variable it names" : Wording.and(found.reads());
+                violations.add(new Violation(name, Violation.Rule.PLACEHOLDER, Severity.ERROR, origin, "an unresolved placeholder",
+                        name + " has a placeholder that cannot be resolved: " + Redaction.maskText(found.unresolved()),
+                        "set " + names + " in this worker's environment, or give the placeholder a default (${VAR:default})"));
+                return;
+            }
+            String value = found.value();
+            String origin = found.origin();
+            Check check = check(name, declared, value);
+            settings.add(new Setting(name, origin, Wording.mask(value, secret), check.type(), found.source(), check.because()));
+            if (mustComeFromEnv.contains("property:" + name) && found.source() != Setting.Source.ENV
+                    && found.source() != Setting.Source.SYSTEM_PROPERTY) {
+                String problem = name + (found.source() == Setting.Source.DEFAULT ? " fell back to a default (" + origin + ")"
+                        : " came from " + origin + ", a value written in a file,") + " instead of from the environment"
+                        + (unsetReads.isEmpty() ? "" : " (" + Wording.and(unsetReads) + (unsetReads.size() == 1 ? " is" : " are")
+                        + " not set)");
+                String action = hint == null
+                        ? "set " + Names.envForm(name) + " in this worker's environment" + Wording.example(Names.envForm(name), check.type())
+                        : "set " + hint + " in this worker's environment" + Wording.example(hint, check.type());
+                violations.add(new Violation(name, Violation.Rule.DEFAULTED, Severity.ERROR, origin, Wording.mask(value, secret),
+                        problem, action));
+            }
+            checkValue(new Subject(name, hint == null ? name : hint, value, check, origin, secret));
         }
 
         // ---- config paths ----

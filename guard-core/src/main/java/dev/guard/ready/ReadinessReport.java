@@ -241,7 +241,7 @@ public final class ReadinessReport {
     }
 
     /** {@code 3.1s}, {@code 60s}. */
-    static String seconds(Duration d) {
+    public static String seconds(Duration d) {
         long ms = d.toMillis();
         if (ms % 1000 == 0) {
             return (ms / 1000) + "s";

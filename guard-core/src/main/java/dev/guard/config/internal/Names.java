@@ -42,6 +42,15 @@ public final class Names {
                 || FRAMEWORK_WORDS.contains(w));
     }
 
+    /**
+     * The environment variable a framework reads for a dotted property, by Spring's relaxed rule:
+     * {@code spring.data.redis.url} is {@code SPRING_DATA_REDIS_URL} (dots and dashes become
+     * underscores, upper case). A name already in that form is returned as is.
+     */
+    public static String envForm(String property) {
+        return property.replace('.', '_').replace('-', '_').replace("[", "_").replace("]", "").toUpperCase(Locale.ROOT);
+    }
+
     /** The family that contains {@code name} (case-insensitive), or an empty list. */
     public static List<String> familyOf(String name) {
         String n = name.toUpperCase(Locale.ROOT);
