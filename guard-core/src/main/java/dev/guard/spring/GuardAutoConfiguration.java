@@ -1,0 +1,55 @@
+package dev.guard.spring;
+
+import dev.guard.ready.Probe;
+import dev.guard.ready.Probes;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.io.ResourceLoader;
+
+/**
+ * guard for a Spring Boot application: the brokers it uses, read from Spring's own connection
+ * properties; the readiness gate before its listener containers start; health contributors that
+ * know a loading Redis is not up. The config check runs earlier, before the context exists
+ * ({@link GuardConfigCheck}). Runs before Spring Boot's own Redis and RabbitMQ health
+ * auto-configurations, which then back off.
+ */
+@AutoConfiguration(beforeName = {
+    "org.springframework.boot.actuate.autoconfigure.data.redis.RedisHealthContributorAutoConfiguration",
+    "org.springframework.boot.actuate.autoconfigure.data.redis.RedisReactiveHealthContributorAutoConfiguration",
+    "org.springframework.boot.actuate.autoconfigure.amqp.RabbitHealthContributorAutoConfiguration",
+    "org.springframework.boot.data.redis.autoconfigure.health.DataRedisHealthContributorAutoConfiguration",
+    "org.springframework.boot.data.redis.autoconfigure.health.DataRedisReactiveHealthContributorAutoConfiguration",
+    "org.springframework.boot.amqp.autoconfigure.health.RabbitHealthContributorAutoConfiguration"})
+@ConditionalOnProperty(prefix = "guard", name = "enabled", matchIfMissing = true)
+@EnableConfigurationProperties(GuardProperties.class)
+@Import({Boot3HealthConfiguration.class, Boot4HealthConfiguration.class})
+public class GuardAutoConfiguration {
+
+    @Bean
+    GuardBrokers guardBrokers(ConfigurableEnvironment env, GuardProperties props, ResourceLoader resources) {
+        return new GuardBrokers(SpringBrokers.of(env, props, resources.getClassLoader()));
+    }
+
+    @Bean
+    @ConditionalOnProperty(prefix = "guard.wait", name = "enabled", matchIfMissing = true)
+    ReadinessGateLifecycle guardReadinessGate(GuardBrokers brokers, GuardProperties props, ApplicationEventPublisher publisher) {
+        List<Probe> probes = new ArrayList<>();
+        for (String target : brokers.targets()) {
+            probes.add(Probes.forUrl(target));
+        }
+        for (String target : props.getWait().getTargets()) {
+            if (!target.isBlank()) {
+                probes.add(Probes.forUrl(target.trim()));
+            }
+        }
+        GuardProperties.Wait wait = props.getWait();
+        return new ReadinessGateLifecycle(probes, wait.getDeadline(), wait.getAttemptTimeout(), wait.getPhase(), publisher);
+    }
+}

@@ -1,0 +1,68 @@
+package dev.guard.spring;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.SpringBootVersion;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.MutablePropertySources;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
+
+/**
+ * Starts real Spring Boot applications in this JVM, as a worker's {@code main} would: the
+ * auto-configuration from its registration file, an {@code application.yml} read from a file,
+ * and a process environment of the test's choosing (Spring reads it from its
+ * {@code systemEnvironment} source, which the test replaces: the JVM's own cannot be changed).
+ */
+final class SpringApps {
+
+    /** A worker with nothing of its own but what the test adds. */
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class Worker {}
+
+    private SpringApps() {}
+
+    /** The Spring Boot major version on the class path, checked against the build's expectation. */
+    static String bootVersion() {
+        return SpringBootVersion.getVersion();
+    }
+
+    static ConfigurableApplicationContext run(Map<String, String> env, String yaml, List<Class<?>> sources, String... args) {
+        Path dir;
+        try {
+            dir = Files.createTempDirectory("guard-spring-");
+            Files.writeString(dir.resolve("application.yml"), yaml);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<Class<?>> all = new ArrayList<>();
+        all.add(Worker.class);
+        all.addAll(sources);
+        SpringApplication app = new SpringApplication(all.toArray(Class<?>[]::new));
+        app.setWebApplicationType(WebApplicationType.NONE);
+        app.setBannerMode(org.springframework.boot.Banner.Mode.OFF);
+        app.setEnvironment(new StandardEnvironment() {
+            @Override
+            protected void customizePropertySources(MutablePropertySources sources) {
+                super.customizePropertySources(sources);
+                sources.replace(SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                        new SystemEnvironmentPropertySource(SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, new java.util.HashMap<String, Object>(env)));
+            }
+        });
+        // this machine may itself run in a container: the test's environment decides, as KUBERNETES_SERVICE_HOST would
+        List<String> all2 = new ArrayList<>(List.of("--spring.config.location=file:" + dir.resolve("application.yml"),
+                "--guard.config.in-container=" + env.containsKey("KUBERNETES_SERVICE_HOST")));
+        all2.addAll(List.of(args));
+        return app.run(all2.toArray(String[]::new));
+    }
+}

@@ -1,0 +1,199 @@
+package dev.guard.spring;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.guard.testing.FreePorts;
+import dev.guard.testing.MachineServices;
+import dev.guard.testing.RedisServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.availability.AvailabilityChangeEvent;
+import org.springframework.boot.availability.LivenessState;
+import org.springframework.boot.availability.ReadinessState;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The readiness gate in Spring's lifecycle and the health contributors, against real servers: a
+ * Redis really loading its dataset, the machine's RabbitMQ and NATS, a port nobody listens on.
+ */
+class SpringReadinessTest {
+
+    /** What happened, in order: availability changes and the start of the "listener container". */
+    static final List<String> EVENTS = Collections.synchronizedList(new ArrayList<>());
+    /** Whether the Redis answered -LOADING at the moment the listener container started. */
+    static final AtomicReference<Boolean> LOADING_WHEN_LISTENER_STARTED = new AtomicReference<>();
+    static volatile RedisServer redis;
+
+    /** A lifecycle bean of the default phase, where Spring Kafka's and Spring AMQP's containers start. */
+    @Configuration(proxyBeanMethods = false)
+    static class ListenerContainer {
+        @Bean
+        SmartLifecycle fakeListenerContainer() {
+            return new SmartLifecycle() {
+                private volatile boolean running;
+
+                @Override
+                public void start() {
+                    LOADING_WHEN_LISTENER_STARTED.set(redis != null && redis.isLoading());
+                    EVENTS.add("listener started");
+                    running = true;
+                }
+
+                @Override
+                public void stop() {
+                    running = false;
+                }
+
+                @Override
+                public boolean isRunning() {
+                    return running;
+                }
+            };
+        }
+
+        @Bean
+        ApplicationListener<AvailabilityChangeEvent<?>> availabilityRecorder() {
+            return e -> EVENTS.add(e.getState().getClass().getSimpleName() + "." + e.getState());
+        }
+    }
+
+    @BeforeEach
+    void reset() {
+        EVENTS.clear();
+        LOADING_WHEN_LISTENER_STARTED.set(null);
+        redis = null;
+    }
+
+    @Test
+    void listenersStartOnlyOnceTheLoadingRedisServesAndTheAppRefusesTrafficMeanwhile() throws Exception {
+        try (RedisServer server = RedisServer.builder().preloadKeys(20_000).heldLoading().build().startLoading()) {
+            redis = server;
+            String yaml = "spring.data.redis.url: redis://127.0.0.1:" + server.port() + "\nguard.brokers: redis\n"
+                    + "guard.wait.deadline: 60s\n";
+            AtomicReference<Object> outcome = new AtomicReference<>();
+            Thread main = new Thread(() -> {
+                try {
+                    outcome.set(SpringApps.run(Map.of(), yaml, List.of(ListenerContainer.class)));
+                } catch (Throwable t) {
+                    outcome.set(t);
+                }
+            }, "spring-main");
+            main.start();
+            long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (!EVENTS.contains("ReadinessState.REFUSING_TRAFFIC") && System.nanoTime() < until && main.isAlive()) {
+                Thread.sleep(10);
+            }
+            assertTrue(EVENTS.contains("ReadinessState.REFUSING_TRAFFIC"), "no REFUSING_TRAFFIC while waiting: " + EVENTS + " " + outcome);
+            Thread.sleep(1000);
+            assertTrue(server.isLoading(), "the held load ended by itself");
+            assertFalse(EVENTS.contains("listener started"), "the listener container started while Redis was loading: " + EVENTS);
+            server.finishLoading();
+            main.join(Duration.ofSeconds(60).toMillis());
+            assertFalse(main.isAlive(), "the application did not finish starting after the load ended");
+            Object result = outcome.get();
+            if (result instanceof Throwable t) {
+                throw new AssertionError("the application failed to start", t);
+            }
+            try (ConfigurableApplicationContext ctx = (ConfigurableApplicationContext) result) {
+                assertEquals(Boolean.FALSE, LOADING_WHEN_LISTENER_STARTED.get());
+                List<String> events = List.copyOf(EVENTS);
+                assertTrue(events.indexOf("LivenessState.CORRECT") < events.indexOf("listener started"), events.toString());
+                assertTrue(events.indexOf("ReadinessState.REFUSING_TRAFFIC") < events.indexOf("listener started"), events.toString());
+                assertEquals("ReadinessState.ACCEPTING_TRAFFIC", events.get(events.size() - 1), events.toString());
+                ReadinessGateLifecycle gate = ctx.getBean(ReadinessGateLifecycle.class);
+                assertTrue(gate.lastReport().ready());
+                assertTrue(gate.lastReport().elapsed().toMillis() >= 1000, gate.lastReport().render());
+            }
+        }
+    }
+
+    @Test
+    void aBrokerNotReadyByTheDeadlineFailsTheStartWithExit69AndWhatWasFound() {
+        int closed = FreePorts.next();
+        String yaml = "spring.kafka.bootstrap-servers: 127.0.0.1:" + closed + "\nguard.brokers: kafka\nguard.wait.deadline: 2s\n";
+        // Spring wraps what a lifecycle bean throws; its exit code and the FailureAnalyzer look through the causes
+        RuntimeException thrown = assertThrows(RuntimeException.class,
+                () -> SpringApps.run(Map.of(), yaml, List.of(ListenerContainer.class)).close());
+        Throwable t = thrown;
+        while (t != null && !(t instanceof GuardStartupException)) {
+            t = t.getCause();
+        }
+        GuardStartupException e = assertInstanceOf(GuardStartupException.class, t, "not caused by guard: " + thrown);
+        assertEquals(69, e.getExitCode());
+        assertFalse(EVENTS.contains("listener started"), EVENTS.toString());
+        assertTrue(e.description().contains("they were not all ready within 2s"), e.description());
+        assertTrue(e.description().contains("kafka 127.0.0.1:" + closed), e.description());
+        assertTrue(e.description().contains("refused"), e.description());
+        assertTrue(e.action().contains("guard.wait.deadline (now 2s)"), e.action());
+        assertNotNull(new GuardFailureAnalyzer().analyze(thrown), "the FailureAnalyzer did not find guard's exception among the causes");
+    }
+
+    @Test
+    void redisHealthIsDownWithItsProgressWhileLoadingThenUp() throws Exception {
+        try (RedisServer server = RedisServer.builder().preloadKeys(20_000).heldLoading().build().startLoading()) {
+            String yaml = "spring.data.redis.url: redis://127.0.0.1:" + server.port() + "\nguard.brokers: redis\n"
+                    + "guard.wait.enabled: false\n";
+            try (ConfigurableApplicationContext ctx = SpringApps.run(Map.of(), yaml, List.of())) {
+                Object indicator = ctx.getBean("redisHealthContributor");
+                Health loading = Health.of(indicator);
+                System.out.println("health of a loading Redis: " + loading);
+                assertEquals("DOWN", loading.status(), loading.toString());
+                assertEquals("loading", loading.details().get("state"), loading.toString());
+                assertTrue(String.valueOf(loading.details().get("detail")).contains("%"), "no progress: " + loading);
+                assertEquals("redis", ((Map<?, ?>) ctx.getBean(GuardBrokers.class).target("redis").map(t -> Map.of("redis", t))
+                        .orElseThrow()).keySet().iterator().next());
+                server.finishLoading();
+                server.awaitLoaded(Duration.ofSeconds(60));
+                Health up = Health.of(indicator);
+                assertEquals("UP", up.status(), up.toString());
+                assertNull(up.details().get("action"), up.toString());
+            }
+        }
+    }
+
+    @Test
+    void rabbitAndNatsAreUpAndAKafkaNobodyRunsIsDownWithTheAction() throws Exception {
+        int closed = FreePorts.next();
+        String yaml = "spring.rabbitmq.addresses: " + MachineServices.amqpUri() + "\nguard.nats.url: " + MachineServices.natsUrl()
+                + "\nspring.kafka.bootstrap-servers: 127.0.0.1:" + closed + "\nguard.brokers: rabbitmq, nats, kafka\n"
+                + "guard.wait.enabled: false\n";
+        try (ConfigurableApplicationContext ctx = SpringApps.run(Map.of(), yaml, List.of())) {
+            Health rabbit = Health.of(ctx.getBean("rabbitHealthContributor"));
+            assertEquals("UP", rabbit.status(), rabbit.toString());
+            assertFalse(rabbit.toString().contains("guest:guest"), rabbit.toString());
+            Health nats = Health.of(ctx.getBean("natsHealthContributor"));
+            assertEquals("UP", nats.status(), nats.toString());
+            Health kafka = Health.of(ctx.getBean("kafkaHealthContributor"));
+            assertEquals("DOWN", kafka.status(), kafka.toString());
+            assertEquals("refused", kafka.details().get("state"), kafka.toString());
+            assertInstanceOf(String.class, kafka.details().get("action"));
+        }
+    }
+
+    /** A health result read from either Boot's {@code Health} (3: actuate.health, 4: health.contributor), by reflection. */
+    record Health(String status, Map<String, Object> details) {
+        @SuppressWarnings("unchecked")
+        static Health of(Object indicator) throws Exception {
+            Object h = indicator.getClass().getMethod("health").invoke(indicator);
+            Object status = h.getClass().getMethod("getStatus").invoke(h);
+            Map<String, Object> details = (Map<String, Object>) h.getClass().getMethod("getDetails").invoke(h);
+            return new Health(status.toString(), details);
+        }
+    }
+}
