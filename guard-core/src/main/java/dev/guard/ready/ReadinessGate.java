@@ -152,6 +152,13 @@ public final class ReadinessGate implements AutoCloseable {
             results.add(r);
         }
         ReadinessReport report = new ReadinessReport(outcome, results, elapsed, deadline);
+        if (listener != null) {
+            try {
+                listener.onWaitEnded(report);
+            } catch (RuntimeException e) {
+                LOG.warn("readiness listener failed on the end of the wait", e);
+            }
+        }
         if (report.ready()) {
             LOG.info("readiness: all {} target(s) ready after {}", results.size(), ReadinessReport.seconds(elapsed));
         } else {

@@ -2,6 +2,7 @@ package dev.guard.spring;
 
 import dev.guard.ready.Probe;
 import dev.guard.ready.ReadinessGate;
+import dev.guard.ready.ReadinessListener;
 import dev.guard.ready.ReadinessReport;
 import java.time.Duration;
 import java.util.List;
@@ -21,7 +22,8 @@ import org.springframework.context.SmartLifecycle;
  * reports itself live ({@link LivenessState#CORRECT}: it is working, do not restart it) and not
  * ready ({@link ReadinessState#REFUSING_TRAFFIC}); Spring Boot reports it ready once started. A
  * wait that ends without every broker ready fails the start with a {@link GuardStartupException}.
- * SIGTERM during the wait ends it at once.
+ * SIGTERM during the wait ends it at once. With Micrometer and a {@code MeterRegistry} bean, the
+ * wait is measured ({@code dev.guard.metrics.ReadinessMetrics}).
  */
 public final class ReadinessGateLifecycle implements SmartLifecycle {
 
@@ -40,16 +42,18 @@ public final class ReadinessGateLifecycle implements SmartLifecycle {
     private final Duration attemptTimeout;
     private final int phase;
     private final ApplicationEventPublisher publisher;
+    private final ReadinessListener listener;
     private volatile boolean running;
     private volatile ReadinessReport lastReport;
 
     ReadinessGateLifecycle(List<Probe> probes, Duration deadline, Duration attemptTimeout, int phase,
-                           ApplicationEventPublisher publisher) {
+                           ApplicationEventPublisher publisher, ReadinessListener listener) {
         this.probes = List.copyOf(probes);
         this.deadline = deadline;
         this.attemptTimeout = attemptTimeout;
         this.phase = phase;
         this.publisher = publisher;
+        this.listener = listener;
     }
 
     @Override
@@ -68,7 +72,8 @@ public final class ReadinessGateLifecycle implements SmartLifecycle {
         boolean hooked = addHook(onSigterm);
         ReadinessReport report;
         // the gate logs each target's state changes itself
-        try (ReadinessGate gate = ReadinessGate.builder().probes(probes).deadline(deadline).attemptTimeout(attemptTimeout).build()) {
+        try (ReadinessGate gate = ReadinessGate.builder().probes(probes).deadline(deadline).attemptTimeout(attemptTimeout)
+                .listener(listener).build()) {
             report = gate.await();
         } finally {
             if (hooked) {

@@ -66,7 +66,7 @@ class SpringFailureReportTest {
 
     @Test
     void sigtermWhileTheGateWaitsEndsTheStartAtOnce(@TempDir Path dir) throws Exception {
-        try (RedisServer redis = RedisServer.builder().preloadKeys(20_000).heldLoading().build().startLoading()) {
+        try (RedisServer redis = RedisServer.builder().preloadKeys(40_000).heldLoading().build().startLoading()) {
             Path yaml = dir.resolve("application.yml");
             Files.writeString(yaml, "spring.data.redis.url: redis://127.0.0.1:" + redis.port()
                     + "\nguard.brokers: redis\nguard.wait.deadline: 5m\nguard.config.in-container: false\n");
