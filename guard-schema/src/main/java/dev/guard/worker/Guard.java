@@ -7,8 +7,6 @@ import dev.guard.config.GuardSettings;
 import dev.guard.config.Redaction;
 import dev.guard.drain.Drain;
 import dev.guard.drain.DrainConfig;
-import dev.guard.drain.DrainLoop;
-import dev.guard.drain.ForwardingJobSource;
 import dev.guard.drain.JobHandler;
 import dev.guard.drain.JobSource;
 import dev.guard.drain.ShutdownReceipt;
@@ -19,12 +17,11 @@ import dev.guard.ready.ReadinessReport;
 import dev.guard.schema.Accepted;
 import dev.guard.schema.SchemaSelfTestException;
 import dev.guard.schema.Schemas;
+import dev.guard.schema.boundary.BoundaryLoop;
 import dev.guard.schema.boundary.JobBoundary;
 import dev.guard.schema.boundary.Ledger;
 import dev.guard.schema.boundary.SourceInfo;
-import dev.guard.schema.deadletter.DeadLetterException;
 import dev.guard.schema.deadletter.DeadLetterSink;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -398,21 +395,7 @@ public final class Guard {
      */
     public <J> int run(JobSource<J> source, Function<J, String> payload, Function<J, SourceInfo> where,
             DeadLetterSink deadLetters, JobHandler<Accepted> work) {
-        JobBoundary<Accepted> boundary = boundary(deadLetters);
-        Function<J, byte[]> bytes = job -> payload.apply(job).getBytes(StandardCharsets.UTF_8);
-        // the loop's logs, receipt and hand-back callback name each job as the ledger does
-        JobSource<J> named = new ForwardingJobSource<>(source) {
-            @Override
-            public String idOf(J job) {
-                return boundary.idOf(bytes.apply(job), where.apply(job));
-            }
-        };
-        ShutdownReceipt receipt = DrainLoop.<J>builder(drain, named, (job, d) ->
-                        boundary.handle(bytes.apply(job), where.apply(job), accepted -> work.handle(accepted, d)))
-                .onHandBack(boundary::handedBack)
-                .handBackIf(e -> e instanceof DeadLetterException)
-                .build()
-                .run();
+        ShutdownReceipt receipt = BoundaryLoop.run(drain, boundary(deadLetters), source, payload, where, work);
         LOG.info("guard: {} ledger: {}", spec.consumer(), ledger.summaryLine());
         return receipt.exitCode();
     }
