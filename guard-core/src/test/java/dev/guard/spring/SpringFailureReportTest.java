@@ -72,7 +72,8 @@ class SpringFailureReportTest {
                     + "\nguard.brokers: redis\nguard.wait.deadline: 5m\nguard.config.in-container: false\n");
             ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-cp", System.getProperty("java.class.path"), SpringWorkerMain.class.getName(),
-                    "--spring.config.location=file:" + yaml);
+                    // the test waits for guard's own line, whatever logging config the class path brings
+                    "--spring.config.location=file:" + yaml, "--logging.level.dev.guard=INFO");
             pb.redirectErrorStream(true);
             Path out = dir.resolve("out.txt");
             pb.redirectOutput(out.toFile());

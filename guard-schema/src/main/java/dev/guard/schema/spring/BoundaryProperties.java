@@ -1,0 +1,111 @@
+package dev.guard.schema.spring;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/** The {@code guard.boundary.*} and {@code guard.drain.*} properties. */
+@ConfigurationProperties("guard")
+public class BoundaryProperties {
+
+    private final Boundary boundary = new Boundary();
+    private final DrainSettings drain = new DrainSettings();
+
+    public Boundary getBoundary() {
+        return boundary;
+    }
+
+    public DrainSettings getDrain() {
+        return drain;
+    }
+
+    /** The consumer boundary: schemas by job type, the consumer's name, where dead letters go. */
+    public static class Boundary {
+        /**
+         * JSON Schemas by job type: thumbnail: classpath:schemas/thumbnail.schema.json (or a file path).
+         * Each compiles, and its examples validate, when the application starts.
+         */
+        private Map<String, String> schemas = new LinkedHashMap<>();
+
+        /** The job type every payload is checked as; default: the only one of guard.boundary.schemas. */
+        private String jobType;
+
+        /** The payload field naming each job's type, when there are several. */
+        private String jobTypeField;
+
+        /** The consumer's name in logs and dead letters; default: spring.application.name, else "worker". */
+        private String consumer;
+
+        /**
+         * The Redis list dead letters are pushed to, on the Redis of spring.data.redis.* (a
+         * DeadLetterSink bean of the application's own replaces it).
+         */
+        private String deadLetterKey;
+
+        public Map<String, String> getSchemas() {
+            return schemas;
+        }
+
+        public void setSchemas(Map<String, String> schemas) {
+            this.schemas = schemas;
+        }
+
+        public String getJobType() {
+            return jobType;
+        }
+
+        public void setJobType(String jobType) {
+            this.jobType = jobType;
+        }
+
+        public String getJobTypeField() {
+            return jobTypeField;
+        }
+
+        public void setJobTypeField(String jobTypeField) {
+            this.jobTypeField = jobTypeField;
+        }
+
+        public String getConsumer() {
+            return consumer;
+        }
+
+        public void setConsumer(String consumer) {
+            this.consumer = consumer;
+        }
+
+        public String getDeadLetterKey() {
+            return deadLetterKey;
+        }
+
+        public void setDeadLetterKey(String deadLetterKey) {
+            this.deadLetterKey = deadLetterKey;
+        }
+    }
+
+    /** How a {@link GuardWorker} stops: the pod's grace period and the margin kept for handing back. */
+    public static class DrainSettings {
+        /** The time between SIGTERM and SIGKILL: the pod's terminationGracePeriodSeconds. */
+        private Duration gracePeriod = Duration.ofSeconds(30);
+
+        /** Kept at the end of the grace period for handing back the job in hand and closing connections. */
+        private Duration safetyMargin = Duration.ofSeconds(5);
+
+        public Duration getGracePeriod() {
+            return gracePeriod;
+        }
+
+        public void setGracePeriod(Duration gracePeriod) {
+            this.gracePeriod = gracePeriod;
+        }
+
+        public Duration getSafetyMargin() {
+            return safetyMargin;
+        }
+
+        public void setSafetyMargin(Duration safetyMargin) {
+            this.safetyMargin = safetyMargin;
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package dev.guard.schema.spring;
+
+import dev.guard.drain.Drain;
+import dev.guard.drain.DrainConfig;
+import dev.guard.drain.JobHandler;
+import dev.guard.drain.JobSource;
+import dev.guard.schema.Accepted;
+import dev.guard.schema.boundary.JobBoundary;
+import dev.guard.schema.boundary.SourceInfo;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Builds {@link GuardWorker}s with the application's boundary and drain settings. Declare the
+ * worker as a bean:
+ *
+ * <pre>{@code
+ * @Bean
+ * GuardWorker<RedisJob> thumbnails(GuardWorkers workers, CrashSafeListQueue jobs) {
+ *     return workers.worker(jobs, RedisJob::payload, job -> SourceInfo.redis("jobs", job.id()),
+ *             (job, drain) -> thumbnail(job.object()));
+ * }
+ * }</pre>
+ */
+public final class GuardWorkers {
+
+    private final JobBoundary<Accepted> boundary;
+    private final DrainConfig drainConfig;
+    private final Consumer<Drain> onDrain;
+
+    GuardWorkers(JobBoundary<Accepted> boundary, DrainConfig drainConfig, Consumer<Drain> onDrain) {
+        this.boundary = boundary;
+        this.drainConfig = drainConfig;
+        this.onDrain = onDrain;
+    }
+
+    /**
+     * A worker taking jobs from {@code source}: {@code payload} gives each job's JSON text,
+     * {@code where} its coordinates for dead letters, {@code work} runs on each accepted payload and
+     * may call {@code drain.checkpoint()} between steps.
+     */
+    public <J> GuardWorker<J> worker(JobSource<J> source, Function<J, String> payload, Function<J, SourceInfo> where,
+                                     JobHandler<Accepted> work) {
+        return new GuardWorker<>(boundary, source, payload, where, work, drainConfig, onDrain);
+    }
+
+    /** The boundary every worker built here shares (and its ledger). */
+    public JobBoundary<Accepted> boundary() {
+        return boundary;
+    }
+}

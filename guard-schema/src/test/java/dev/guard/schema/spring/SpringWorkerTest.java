@@ -1,0 +1,145 @@
+package dev.guard.schema.spring;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.guard.drain.ShutdownReceipt;
+import dev.guard.queue.redis.CrashSafeListQueue;
+import dev.guard.queue.redis.RedisJob;
+import dev.guard.schema.boundary.Ledger;
+import dev.guard.schema.boundary.SourceInfo;
+import dev.guard.spring.GuardBrokers;
+import dev.guard.testing.MachineServices;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+
+/**
+ * A Spring Boot worker built from guard's beans against the machine's Redis: jobs go through the
+ * boundary (a skewed one is dead-lettered in a real Redis list), the ledger endpoint and the
+ * meters say what happened, and closing the context drains: the job in hand is handed back to
+ * the queue within the grace period, not lost.
+ */
+class SpringWorkerTest {
+
+    static final Set<String> DONE = ConcurrentHashMap.newKeySet();
+    static final SimpleMeterRegistry METERS = new SimpleMeterRegistry();
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class Worker {
+        @Bean(destroyMethod = "") // shared with the test, which reads it after the context closed
+        MeterRegistry meterRegistry() {
+            return METERS;
+        }
+
+        @Bean(destroyMethod = "shutdown")
+        RedisClient redisClient(GuardBrokers brokers) {
+            return RedisClient.create(brokers.target("redis").orElseThrow());
+        }
+
+        @Bean(destroyMethod = "close")
+        CrashSafeListQueue jobs(RedisClient redis, Environment env) {
+            return CrashSafeListQueue.builder(redis, env.getRequiredProperty("test.queue")).workerId("spring-w1")
+                    .pollTimeout(Duration.ofMillis(200)).build();
+        }
+
+        @Bean
+        GuardWorker<RedisJob> worker(GuardWorkers workers, CrashSafeListQueue jobs, Environment env) {
+            String queue = env.getRequiredProperty("test.queue");
+            return workers.worker(jobs, RedisJob::payload, job -> SourceInfo.redis(queue, job.id()), (job, drain) -> {
+                String id = job.object().getString("job_id");
+                while (id.startsWith("slow")) { // a long job: works until the drain's deadline hands it back
+                    drain.checkpoint();
+                    Thread.sleep(20);
+                }
+                DONE.add(id);
+            });
+        }
+    }
+
+    @Test
+    void jobsGoThroughTheBoundaryAndTheJobInHandIsHandedBackOnClose() throws Exception {
+        String queue = MachineServices.uniqueName("guard-spring-jobs");
+        RedisClient client = RedisClient.create(MachineServices.redisUri());
+        try (StatefulRedisConnection<String, String> redis = client.connect()) {
+            redis.sync().lpush(queue, job("a1", "width\":10"), job("a2", "width\":20"),
+                    "{\"id\":\"b1\",\"image_url\":\"s3://x\",\"width\":5}");
+            SpringApplication app = new SpringApplication(Worker.class);
+            app.setWebApplicationType(WebApplicationType.NONE);
+            ConfigurableApplicationContext ctx = app.run("--test.queue=" + queue,
+                    "--spring.data.redis.url=" + MachineServices.redisUri(), "--guard.brokers=redis",
+                    "--guard.config.in-container=false",
+                    "--guard.boundary.schemas.resize-image=classpath:schemas/resize-image.json",
+                    "--guard.boundary.dead-letter-key=" + queue + ":dead", "--guard.boundary.consumer=resizer",
+                    "--guard.drain.grace-period=4s", "--guard.drain.safety-margin=1s");
+            Ledger ledger = ctx.getBean(Ledger.class);
+            GuardWorker<?> worker = ctx.getBean(GuardWorker.class);
+            try {
+                await(() -> ledger.reconcile().received() == 3 && ledger.reconcile().missing() == 0, "the three jobs to end");
+                assertEquals(Set.of("a1", "a2"), DONE);
+                assertEquals(1L, redis.sync().llen(queue + ":dead"));
+                assertTrue(redis.sync().lindex(queue + ":dead", 0).contains("job_id"), "the dead letter says what was wrong");
+                Map<String, Object> endpoint = ctx.getBean(LedgerEndpoint.class).ledger();
+                assertEquals(3L, endpoint.get("received"));
+                assertEquals(2L, endpoint.get("processed"));
+                assertEquals(1L, endpoint.get("rejected"));
+                assertEquals(0L, endpoint.get("missing"));
+                assertEquals(1.0, METERS.get("guard.jobs.outcome").tag("outcome", "rejected").counter().count());
+                assertEquals(1.0, METERS.get("guard.deadletter.writes").tag("sink", queue + ":dead").tag("outcome", "rejected")
+                        .counter().count());
+
+                redis.sync().lpush(queue, job("slow-1", "width\":30"));
+                await(() -> ledger.isPending("slow-1"), "the slow job to be taken");
+            } finally {
+                long closing = System.nanoTime();
+                ctx.close();
+                Duration took = Duration.ofNanos(System.nanoTime() - closing);
+                assertTrue(took.compareTo(Duration.ofSeconds(10)) < 0, "closing took " + took);
+            }
+            ShutdownReceipt receipt = worker.receipt();
+            assertNotNull(receipt, "the worker logged no receipt");
+            assertEquals(1, receipt.handedBack(), receipt.toLine());
+            assertTrue(receipt.clean(), receipt.toLine());
+            assertEquals(1L, ledger.reconcile().handedBack());
+            assertEquals(0L, ledger.reconcile().missing());
+            assertEquals(List.of(job("slow-1", "width\":30")), redis.sync().lrange(queue, 0, -1), "the job is back on the queue");
+            assertEquals(1.0, METERS.get("guard.drain.jobs").tag("outcome", "handed_back").functionCounter().count());
+        } finally {
+            try (StatefulRedisConnection<String, String> redis = client.connect()) {
+                redis.sync().del(redis.sync().keys(queue + "*").toArray(String[]::new));
+            }
+            client.shutdown();
+        }
+    }
+
+    private static String job(String id, String width) {
+        return "{\"job_id\":\"" + id + "\",\"image_url\":\"s3://img/" + id + "\",\"" + width + "}";
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > until) {
+                throw new AssertionError("waited 60 s for " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+}
