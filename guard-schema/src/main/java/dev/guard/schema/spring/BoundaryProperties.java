@@ -28,6 +28,12 @@ public class BoundaryProperties {
          */
         private Map<String, String> schemas = new LinkedHashMap<>();
 
+        /**
+         * An example payload per job type, validated against its schema at start: proof that the
+         * schema accepts real jobs (thumbnail: {"job_id":"example-1","width":320}).
+         */
+        private Map<String, String> examples = new LinkedHashMap<>();
+
         /** The job type every payload is checked as; default: the only one of guard.boundary.schemas. */
         private String jobType;
 
@@ -49,6 +55,14 @@ public class BoundaryProperties {
 
         public void setSchemas(Map<String, String> schemas) {
             this.schemas = schemas;
+        }
+
+        public Map<String, String> getExamples() {
+            return examples;
+        }
+
+        public void setExamples(Map<String, String> examples) {
+            this.examples = examples;
         }
 
         public String getJobType() {

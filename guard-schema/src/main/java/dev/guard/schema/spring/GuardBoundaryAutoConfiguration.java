@@ -82,6 +82,7 @@ public class GuardBoundaryAutoConfiguration {
                 b.fromFile(e.getKey(), Path.of(where.startsWith("file:") ? where.substring("file:".length()) : where));
             }
         }
+        props.getBoundary().getExamples().forEach(b::example);
         return b.build(); // SchemaSelfTestException, listing every problem, fails the start
     }
 
