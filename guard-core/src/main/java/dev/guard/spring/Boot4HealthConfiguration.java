@@ -1,58 +1,35 @@
 package dev.guard.spring;
 
-import java.time.Duration;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
 /**
  * {@link Boot3HealthConfiguration} for Spring Boot 4, whose health API moved to
  * {@code org.springframework.boot.health.contributor}: the same beans, under the same names.
  */
 @Configuration(proxyBeanMethods = false)
+@Import(Boot4HealthConfiguration.Registrar.class)
 @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
 @ConditionalOnMissingClass("org.springframework.boot.actuate.health.HealthIndicator")
 class Boot4HealthConfiguration {
 
-    @Bean
-    @Conditional(BrokerCondition.Redis.class)
-    @ConditionalOnMissingBean(name = {"redisHealthIndicator", "redisHealthContributor"})
-    Indicator redisHealthContributor(GuardBrokers brokers, GuardProperties props) {
-        return new Indicator(brokers.target("redis").orElseThrow(), props.getHealth().getTimeout());
-    }
-
-    @Bean
-    @Conditional(BrokerCondition.Rabbit.class)
-    @ConditionalOnMissingBean(name = {"rabbitHealthIndicator", "rabbitHealthContributor"})
-    Indicator rabbitHealthContributor(GuardBrokers brokers, GuardProperties props) {
-        return new Indicator(brokers.target("rabbitmq").orElseThrow(), props.getHealth().getTimeout());
-    }
-
-    @Bean
-    @Conditional(BrokerCondition.Kafka.class)
-    @ConditionalOnMissingBean(name = {"kafkaHealthIndicator", "kafkaHealthContributor"})
-    Indicator kafkaHealthContributor(GuardBrokers brokers, GuardProperties props) {
-        return new Indicator(brokers.target("kafka").orElseThrow(), props.getHealth().getTimeout());
-    }
-
-    @Bean
-    @Conditional(BrokerCondition.Nats.class)
-    @ConditionalOnMissingBean(name = {"natsHealthIndicator", "natsHealthContributor"})
-    Indicator natsHealthContributor(GuardBrokers brokers, GuardProperties props) {
-        return new Indicator(brokers.target("nats").orElseThrow(), props.getHealth().getTimeout());
+    /** Registers an {@link Indicator} per broker in use. */
+    static final class Registrar extends HealthContributors {
+        Registrar() {
+            super(Indicator.class, Indicator::new);
+        }
     }
 
     /** One broker's {@link TargetHealth} as a Boot 4 indicator. */
     static final class Indicator implements HealthIndicator, AutoCloseable {
         private final TargetHealth target;
 
-        Indicator(String url, Duration timeout) {
-            this.target = new TargetHealth(url, timeout);
+        Indicator(TargetHealth target) {
+            this.target = target;
         }
 
         @Override

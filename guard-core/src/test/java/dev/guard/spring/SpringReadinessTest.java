@@ -219,6 +219,31 @@ class SpringReadinessTest {
         }
     }
 
+    /** An application's own health bean under one of Spring Boot's names, the application wins over guard. */
+    @Configuration(proxyBeanMethods = false)
+    static class OwnRedisHealth {
+        @Bean
+        Object redisHealthIndicator() {
+            return "the application's own";
+        }
+    }
+
+    @Test
+    void anApplicationsOwnHealthBeanWinsAndHealthCanBeTurnedOff() {
+        String yaml = "spring.data.redis.url: " + MachineServices.redisUri() + "\nguard.nats.url: " + MachineServices.natsUrl()
+                + "\nguard.brokers: redis, nats\nguard.wait.enabled: false\n";
+        try (ConfigurableApplicationContext ctx = SpringApps.run(Map.of(), yaml, List.of(OwnRedisHealth.class))) {
+            assertEquals("the application's own", ctx.getBean("redisHealthIndicator"));
+            assertFalse(ctx.containsBean("redisHealthContributor"), "guard registered a second Redis health");
+            assertTrue(ctx.containsBean("natsHealthContributor"));
+        }
+        try (ConfigurableApplicationContext ctx = SpringApps.run(Map.of(), yaml + "guard.health.enabled: false\n", List.of())) {
+            assertFalse(ctx.containsBean("redisHealthContributor"));
+            assertFalse(ctx.containsBean("natsHealthContributor"));
+            assertTrue(ctx.containsBean("guardBrokers"), "the rest of guard stays on");
+        }
+    }
+
     /** A health result read from either Boot's {@code Health} (3: actuate.health, 4: health.contributor), by reflection. */
     record Health(String status, Map<String, Object> details) {
         @SuppressWarnings("unchecked")
