@@ -61,6 +61,15 @@ public final class GuardStartupException extends RuntimeException implements Exi
         return new GuardStartupException(summary, d.toString().stripTrailing(), a.toString(), ExitCodes.CONFIG);
     }
 
+    /** One of guard's own settings ({@code guard.*}) that guard cannot act on. */
+    static GuardStartupException setting(String name, String origin, String found, String problem, String action) {
+        String d = "guard read its own settings before Spring created any bean, and found 1 error:\n\n"
+                + "  INVALID " + name + ": " + problem + "\n"
+                + "      origin: " + origin + "\n"
+                + "      found:  " + found;
+        return new GuardStartupException(name + " " + problem, d, "- " + name + ": " + action, ExitCodes.CONFIG);
+    }
+
     /** The readiness gate's last result for each broker. */
     static GuardStartupException notReady(ReadinessReport report) {
         String d = "guard waited for this application's brokers before starting its listeners, and "

@@ -44,7 +44,11 @@ final class SpringBrokers {
 
     private SpringBrokers() {}
 
-    /** The brokers named by {@code guard.brokers}, or in use when it is empty; never throws for a bad value. */
+    /**
+     * The brokers named by {@code guard.brokers}, or in use when it is empty.
+     *
+     * @throws GuardStartupException when {@code guard.brokers} names a broker guard does not know
+     */
     static List<Broker> of(ConfigurableEnvironment env, GuardProperties props, ClassLoader loader) {
         SpringPropertyLookup lookup = new SpringPropertyLookup(env);
         Set<String> names = new LinkedHashSet<>();
@@ -74,8 +78,10 @@ final class SpringBrokers {
                         out.add(n);
                     }
                 }
-                default -> throw new IllegalArgumentException("guard.brokers names '" + name
-                        + "': expected redis, rabbitmq, kafka, nats or none");
+                default -> throw GuardStartupException.setting("guard.brokers", origin(lookup, "guard.brokers"),
+                        String.join(", ", props.getBrokers()), "names '" + name + "': expected redis, rabbitmq, kafka, nats or none",
+                        "name only the brokers this application uses (redis, rabbitmq, kafka, nats), or none for no broker;"
+                                + " leave guard.brokers unset to have guard find them from the Spring clients on the class path");
             }
         }
         return out;
@@ -165,6 +171,15 @@ final class SpringBrokers {
             }
         }
         return null;
+    }
+
+    /** Where a property (or the first item of a list property) was set, as Spring reports it. */
+    private static String origin(PropertyLookup lookup, String name) {
+        PropertyLookup.Found f = lookup.find(name);
+        if (f == null) {
+            f = lookup.find(name + "[0]");
+        }
+        return f == null ? "property " + name : f.origin();
     }
 
     private static String credentials(String user, String password) {

@@ -157,12 +157,12 @@ class SpringConfigCheckTest {
 
     @Test
     void anUnknownBrokerNameIsAnErrorThatListsTheKnownOnes() {
-        var ex = assertThrows(RuntimeException.class, () -> SpringApps.run(Map.of(), "guard:\n  brokers: redis, rabit\n",
+        var ex = assertThrows(GuardStartupException.class, () -> SpringApps.run(Map.of(), "guard:\n  brokers: redis, rabit\n",
                 List.of()).close());
-        Throwable t = ex;
-        while (t.getCause() != null && !(t instanceof IllegalArgumentException)) {
-            t = t.getCause();
-        }
-        assertTrue(t.getMessage().contains("guard.brokers names 'rabit': expected redis, rabbitmq, kafka, nats or none"), t.getMessage());
+        assertTrue(ex.getMessage().contains("guard.brokers names 'rabit': expected redis, rabbitmq, kafka, nats or none"), ex.getMessage());
+        assertTrue(ex.description().contains("application.yml] - 2:"), ex.description());
+        assertTrue(ex.description().contains("found:  redis, rabit"), ex.description());
+        assertTrue(ex.action().startsWith("- guard.brokers: name only the brokers"), ex.action());
+        assertEquals(78, ex.getExitCode());
     }
 }
