@@ -23,7 +23,7 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
  * and a process environment of the test's choosing (Spring reads it from its
  * {@code systemEnvironment} source, which the test replaces: the JVM's own cannot be changed).
  */
-final class SpringApps {
+public final class SpringApps {
 
     /** A worker with nothing of its own but what the test adds. */
     @SpringBootConfiguration
@@ -33,11 +33,15 @@ final class SpringApps {
     private SpringApps() {}
 
     /** The Spring Boot major version on the class path, checked against the build's expectation. */
-    static String bootVersion() {
+    public static String bootVersion() {
         return SpringBootVersion.getVersion();
     }
 
-    static ConfigurableApplicationContext run(Map<String, String> env, String yaml, List<Class<?>> sources, String... args) {
+    /**
+     * Runs {@code sources} as one application with the given process environment, an
+     * {@code application.yml} of {@code yaml}, and {@code args} on its command line.
+     */
+    public static ConfigurableApplicationContext run(Map<String, String> env, String yaml, List<Class<?>> sources, String... args) {
         Path dir;
         try {
             dir = Files.createTempDirectory("guard-spring-");

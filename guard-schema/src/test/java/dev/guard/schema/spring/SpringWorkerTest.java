@@ -10,6 +10,7 @@ import dev.guard.queue.redis.RedisJob;
 import dev.guard.schema.boundary.Ledger;
 import dev.guard.schema.boundary.SourceInfo;
 import dev.guard.spring.GuardBrokers;
+import dev.guard.spring.SpringApps;
 import dev.guard.testing.MachineServices;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -22,12 +23,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.SpringApplication;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 /**
@@ -41,8 +39,7 @@ class SpringWorkerTest {
     static final Set<String> DONE = ConcurrentHashMap.newKeySet();
     static final SimpleMeterRegistry METERS = new SimpleMeterRegistry();
 
-    @SpringBootConfiguration
-    @EnableAutoConfiguration
+    @Configuration(proxyBeanMethods = false)
     static class Worker {
         @Bean(destroyMethod = "") // shared with the test, which reads it after the context closed
         MeterRegistry meterRegistry() {
@@ -81,11 +78,8 @@ class SpringWorkerTest {
         try (StatefulRedisConnection<String, String> redis = client.connect()) {
             redis.sync().lpush(queue, job("a1", "width\":10"), job("a2", "width\":20"),
                     "{\"id\":\"b1\",\"image_url\":\"s3://x\",\"width\":5}");
-            SpringApplication app = new SpringApplication(Worker.class);
-            app.setWebApplicationType(WebApplicationType.NONE);
-            ConfigurableApplicationContext ctx = app.run("--test.queue=" + queue,
+            ConfigurableApplicationContext ctx = SpringApps.run(Map.of(), "", List.of(Worker.class), "--test.queue=" + queue,
                     "--spring.data.redis.url=" + MachineServices.redisUri(), "--guard.brokers=redis",
-                    "--guard.config.in-container=false",
                     "--guard.boundary.schemas.resize-image=classpath:schemas/resize-image.json",
                     "--guard.boundary.dead-letter-key=" + queue + ":dead", "--guard.boundary.consumer=resizer",
                     "--guard.drain.grace-period=4s", "--guard.drain.safety-margin=1s");
