@@ -28,6 +28,7 @@ public class GuardProperties {
     private final Wait wait = new Wait();
     private final Health health = new Health();
     private final Nats nats = new Nats();
+    private final Kafka kafka = new Kafka();
 
     public boolean isEnabled() {
         return enabled;
@@ -55,6 +56,10 @@ public class GuardProperties {
 
     public Health getHealth() {
         return health;
+    }
+
+    public Kafka getKafka() {
+        return kafka;
     }
 
     public Nats getNats() {
@@ -226,6 +231,23 @@ public class GuardProperties {
 
         public void setUrl(String url) {
             this.url = url;
+        }
+    }
+
+    /** What guard asks of Kafka beyond spring.kafka.bootstrap-servers. */
+    public static class Kafka {
+        /**
+         * Topics that must exist, each with a leader, before the listeners start, and for the
+         * health to be UP (for example the topics of this application's @KafkaListener methods).
+         */
+        private List<String> topics = new ArrayList<>();
+
+        public List<String> getTopics() {
+            return topics;
+        }
+
+        public void setTopics(List<String> topics) {
+            this.topics = topics;
         }
     }
 }

@@ -71,7 +71,7 @@ final class SpringBrokers {
             switch (name) {
                 case "redis" -> out.add(redis(lookup));
                 case "rabbitmq", "rabbit", "amqp" -> out.add(rabbit(lookup));
-                case "kafka" -> out.add(kafka(lookup));
+                case "kafka" -> out.add(kafka(lookup, props.getKafka().getTopics()));
                 case "nats" -> {
                     Broker n = nats(lookup);
                     if (n != null) {
@@ -143,20 +143,22 @@ final class SpringBrokers {
         return p.broker("rabbitmq", SettingType.URL, u, u);
     }
 
-    // ---- Kafka: spring.kafka.consumer.bootstrap-servers, else spring.kafka.bootstrap-servers ----
+    // ---- Kafka: spring.kafka.consumer.bootstrap-servers, else spring.kafka.bootstrap-servers; guard.kafka.topics ----
 
-    static Broker kafka(PropertyLookup lookup) {
+    static Broker kafka(PropertyLookup lookup, List<String> topics) {
+        List<String> required = topics.stream().map(String::trim).filter(t -> !t.isEmpty()).toList();
+        String query = required.isEmpty() ? "" : "?topics=" + String.join(",", required);
         Parts consumer = new Parts(lookup, "spring.kafka.consumer");
         String servers = consumer.list("bootstrap-servers");
         if (servers != null) {
-            return consumer.broker("kafka", SettingType.HOST_LIST, servers, "kafka://" + servers);
+            return consumer.broker("kafka", SettingType.HOST_LIST, servers, "kafka://" + servers + query);
         }
         Parts p = new Parts(lookup, "spring.kafka");
         servers = p.list("bootstrap-servers");
         if (servers == null) {
             servers = "localhost:9092";
         }
-        return p.broker("kafka", SettingType.HOST_LIST, servers, "kafka://" + servers);
+        return p.broker("kafka", SettingType.HOST_LIST, servers, "kafka://" + servers + query);
     }
 
     // ---- NATS: guard.nats.url, else nats.spring.server (the nats-spring library's property) ----

@@ -1,0 +1,238 @@
+package dev.guard.spring;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.guard.ready.ProbeResult;
+import dev.guard.ready.ReadinessListener;
+import dev.guard.ready.ReadinessReport;
+import dev.guard.testing.KafkaBroker;
+import dev.guard.testing.MachineServices;
+import dev.guard.testing.TcpProxy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.amqp.core.Message;
+import org.springframework.amqp.core.Queue;
+import org.springframework.amqp.rabbit.annotation.RabbitListener;
+import org.springframework.amqp.rabbit.core.RabbitTemplate;
+import org.springframework.amqp.rabbit.listener.RabbitListenerEndpointRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.Lifecycle;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.kafka.annotation.KafkaListener;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
+import org.springframework.kafka.core.KafkaTemplate;
+
+/**
+ * Spring's own listener containers, a {@code @RabbitListener} and a {@code @KafkaListener} set up
+ * by Spring Boot's auto-configuration, held behind the readiness gate: while the broker refuses
+ * connections (or a required topic does not exist yet) the gate waits and no container runs;
+ * once the broker is ready the containers start, and a message sent then is received.
+ *
+ * <p>Runs in a surefire execution of its own: spring-rabbit and spring-kafka on the class path
+ * would make RabbitMQ and Kafka "in use" for every other Spring test.
+ */
+class ListenerContainersTest {
+
+    static final BlockingQueue<String> RECEIVED = new LinkedBlockingQueue<>();
+    static final List<String> EVENTS = Collections.synchronizedList(new ArrayList<>());
+
+    @BeforeEach
+    void clear() {
+        RECEIVED.clear();
+        EVENTS.clear();
+        String expected = System.getProperty("guard.spring.expectBoot", "3");
+        assertTrue(SpringApps.bootVersion().startsWith(expected + "."), "Spring Boot " + SpringApps.bootVersion()
+                + " on the class path; this execution tests Boot " + expected);
+    }
+
+    /** Records, at each change the gate sees and when it ends, whether any listener container runs. */
+    static final class ContainerWatch implements ReadinessListener {
+        private final Supplier<Collection<? extends Lifecycle>> containers;
+
+        ContainerWatch(Supplier<Collection<? extends Lifecycle>> containers) {
+            this.containers = containers;
+        }
+
+        @Override
+        public void onStateChange(ProbeResult previous, ProbeResult current) {
+            EVENTS.add(current.state().label() + ", containers running: " + running());
+        }
+
+        @Override
+        public void onWaitEnded(ReadinessReport report) {
+            EVENTS.add("wait ended " + report.outcome() + ", containers running: " + running());
+        }
+
+        boolean running() {
+            Collection<? extends Lifecycle> all = containers.get();
+            return !all.isEmpty() && all.stream().anyMatch(Lifecycle::isRunning);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class RabbitWorker {
+        @Bean
+        Queue jobs(Environment env) {
+            return new Queue(env.getRequiredProperty("test.queue"), false, false, true);
+        }
+
+        @Bean
+        RabbitJobs rabbitJobs() {
+            return new RabbitJobs();
+        }
+
+        @Bean
+        ContainerWatch containerWatch(ObjectProvider<RabbitListenerEndpointRegistry> registry) {
+            return new ContainerWatch(() -> registry.getObject().getListenerContainers());
+        }
+    }
+
+    static class RabbitJobs {
+        @RabbitListener(queues = "${test.queue}")
+        void on(Message message) {
+            RECEIVED.add(new String(message.getBody(), java.nio.charset.StandardCharsets.UTF_8));
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class KafkaWorker {
+        @Bean
+        KafkaJobs kafkaJobs() {
+            return new KafkaJobs();
+        }
+
+        @Bean
+        ContainerWatch containerWatch(ObjectProvider<KafkaListenerEndpointRegistry> registry) {
+            return new ContainerWatch(() -> registry.getObject().getListenerContainers());
+        }
+    }
+
+    static class KafkaJobs {
+        @KafkaListener(topics = "${test.topic}", groupId = "guard-listener-test")
+        void on(String value) {
+            RECEIVED.add(value);
+        }
+    }
+
+    @Test
+    void aRabbitListenerStartsOnlyOnceRabbitMqAnswers() throws Exception {
+        String queue = MachineServices.uniqueName("guard-spring-listener");
+        String amqp = MachineServices.hostPort(MachineServices.amqpUri());
+        try (TcpProxy proxy = TcpProxy.forward(amqp.substring(0, amqp.lastIndexOf(':')),
+                Integer.parseInt(amqp.substring(amqp.lastIndexOf(':') + 1)))) {
+            int port = proxy.port();
+            proxy.mode(TcpProxy.Mode.REFUSE);
+            String yaml = "spring.rabbitmq.host: 127.0.0.1\nspring.rabbitmq.port: " + port + "\n"
+                    + "guard.brokers: rabbitmq\nguard.wait.deadline: 120s\ntest.queue: " + queue + "\n";
+            Starting app = Starting.run(yaml, RabbitWorker.class);
+            app.awaitEvent("refused", Duration.ofSeconds(60));
+            Thread.sleep(1500); // the containers would have started by now, without the gate
+            assertFalse(app.done(), "the application finished starting while RabbitMQ refused: " + EVENTS);
+            assertTrue(EVENTS.stream().noneMatch(e -> e.endsWith("containers running: true")), EVENTS.toString());
+
+            proxy.mode(TcpProxy.Mode.FORWARD);
+            try (ConfigurableApplicationContext ctx = app.awaitStarted(Duration.ofSeconds(90))) {
+                assertEquals("wait ended READY, containers running: false", EVENTS.get(EVENTS.size() - 1), EVENTS.toString());
+                assertTrue(ctx.getBean(RabbitListenerEndpointRegistry.class).isRunning());
+                ctx.getBean(RabbitTemplate.class).convertAndSend("", queue, "job-1");
+                assertEquals("job-1", RECEIVED.poll(60, TimeUnit.SECONDS), "the @RabbitListener received nothing");
+            }
+        }
+    }
+
+    @Test
+    void aKafkaListenerStartsOnlyOnceTheBrokerAndItsTopicAreThere() throws Exception {
+        String topic = MachineServices.uniqueName("guard-spring-orders");
+        try (KafkaBroker broker = KafkaBroker.builder().build()) {
+            String yaml = "spring.kafka.bootstrap-servers: " + broker.bootstrapServers() + "\n"
+                    + "spring.kafka.consumer.auto-offset-reset: earliest\n"
+                    + "guard.brokers: kafka\nguard.kafka.topics: " + topic + "\nguard.wait.deadline: 240s\ntest.topic: " + topic + "\n";
+            Starting app = Starting.run(yaml, KafkaWorker.class);
+            app.awaitEvent("refused", Duration.ofSeconds(60));
+
+            broker.start();
+            app.awaitEvent("missing", Duration.ofSeconds(120)); // the broker answers, the topic is not there yet
+            Thread.sleep(1000);
+            assertFalse(app.done(), "the application finished starting before its topic existed: " + EVENTS);
+            assertTrue(EVENTS.stream().noneMatch(e -> e.endsWith("containers running: true")), EVENTS.toString());
+
+            Properties admin = new Properties();
+            admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+            try (Admin a = Admin.create(admin)) {
+                a.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(60, TimeUnit.SECONDS);
+            }
+            try (ConfigurableApplicationContext ctx = app.awaitStarted(Duration.ofSeconds(120))) {
+                assertEquals("wait ended READY, containers running: false", EVENTS.get(EVENTS.size() - 1), EVENTS.toString());
+                assertTrue(ctx.getBean(KafkaListenerEndpointRegistry.class).isRunning());
+                @SuppressWarnings("unchecked")
+                KafkaTemplate<Object, Object> template = ctx.getBean(KafkaTemplate.class);
+                template.send(topic, "order-1").get(60, TimeUnit.SECONDS);
+                assertEquals("order-1", RECEIVED.poll(90, TimeUnit.SECONDS), "the @KafkaListener received nothing");
+
+                // Spring Boot has no Kafka health; guard's says what it checked
+                SpringReadinessTest.Health health = SpringReadinessTest.Health.settled(ctx.getBean("kafkaHealthContributor"));
+                assertEquals("UP", health.status(), health.toString());
+                assertEquals(broker.bootstrapServers(), health.details().get("target"), health.toString());
+                assertTrue(String.valueOf(health.details().get("detail")).contains(topic), health.toString());
+            }
+        }
+    }
+
+    /** A Spring Boot application starting in its own thread, as a worker's main would. */
+    record Starting(Thread main, AtomicReference<Object> outcome) {
+        static Starting run(String yaml, Class<?> source) {
+            AtomicReference<Object> outcome = new AtomicReference<>();
+            Thread main = new Thread(() -> {
+                try {
+                    outcome.set(SpringApps.run(Map.of(), yaml, List.of(source)));
+                } catch (Throwable t) {
+                    outcome.set(t);
+                }
+            }, "spring-main");
+            main.start();
+            return new Starting(main, outcome);
+        }
+
+        boolean done() {
+            return !main.isAlive();
+        }
+
+        void awaitEvent(String state, Duration timeout) throws InterruptedException {
+            long until = System.nanoTime() + timeout.toNanos();
+            while (EVENTS.stream().noneMatch(e -> e.startsWith(state + ",")) && System.nanoTime() < until && main.isAlive()) {
+                Thread.sleep(20);
+            }
+            assertTrue(EVENTS.stream().anyMatch(e -> e.startsWith(state + ",")),
+                    "the gate never saw '" + state + "' within " + timeout.toSeconds() + " s: " + EVENTS + " " + outcome.get());
+        }
+
+        ConfigurableApplicationContext awaitStarted(Duration timeout) throws InterruptedException {
+            main.join(timeout.toMillis());
+            assertFalse(main.isAlive(), "the application had not started " + timeout.toSeconds() + " s later: " + EVENTS);
+            if (outcome.get() instanceof Throwable t) {
+                throw new AssertionError("the application failed to start: " + EVENTS, t);
+            }
+            return (ConfigurableApplicationContext) outcome.get();
+        }
+    }
+}
