@@ -1,4 +1,4 @@
-package dev.guard.examples.spring.health;
+package dev.guard.schema.spring;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.guard.spring.SpringApps;
 import dev.guard.testing.RedisServer;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,8 +15,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringApplication;
-import org.springframework.boot.autoconfigure.SpringBootApplication;
-import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -23,12 +24,14 @@ import org.springframework.context.ConfigurableApplicationContext;
  * server and Spring Data Redis (whose own Redis health indicator asks INFO and says UP while Redis
  * loads), plus guard-core. guard's contributor takes the name {@code redis}, Boot's backs off, and
  * {@code /actuator/health} is DOWN (503) with the load's progress while Redis loads, UP after;
- * guard-schema's ledger answers at {@code /actuator/ledger}.
+ * guard-schema's ledger answers at {@code /actuator/ledger}. Runs on Spring Boot 3.5 here and on
+ * 4.0 in {@code guard-core/spring-boot-4}.
  */
 class HealthOverHttpTest {
 
-    /** An application with nothing of its own. */
-    @SpringBootApplication(proxyBeanMethods = false)
+    /** An application with nothing of its own (no component scan: this package holds other tests' beans). */
+    @SpringBootConfiguration(proxyBeanMethods = false)
+    @EnableAutoConfiguration
     static class App {}
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -38,10 +41,12 @@ class HealthOverHttpTest {
         try (RedisServer redis = RedisServer.builder().preloadKeys(40_000).heldLoading().build().startLoading()) {
             SpringApplication app = new SpringApplication(App.class);
             try (ConfigurableApplicationContext ctx = app.run("--server.port=0", "--spring.main.banner-mode=off",
-                    "--spring.data.redis.url=redis://127.0.0.1:" + redis.port(), "--guard.config.in-container=false",
+                    "--spring.data.redis.url=redis://127.0.0.1:" + redis.port(), "--guard.brokers=redis", "--guard.config.in-container=false",
                     "--guard.wait.enabled=false", "--management.endpoint.health.show-details=always",
                     "--management.endpoints.web.exposure.include=health,ledger")) {
-                int port = ((WebServerApplicationContext) ctx).getWebServer().getPort();
+                assertTrue(SpringApps.bootVersion().startsWith(System.getProperty("guard.spring.expectBoot", "3") + "."),
+                        SpringApps.bootVersion());
+                int port = Integer.parseInt(ctx.getEnvironment().getRequiredProperty("local.server.port"));
                 HttpClient http = HttpClient.newHttpClient();
                 HttpResponse<String> loading = get(http, port, "/actuator/health");
                 for (int i = 0; i < 10 && !loading.body().contains("%"); i++) { // a first check may time out on a busy machine
