@@ -107,7 +107,7 @@ public final class GuardWorker<J> implements SmartLifecycle {
         if (d == null || t == null) {
             return;
         }
-        d.requestStop("the application context is stopping");
+        d.requestStop("Spring context close");
         try {
             // the loop hands back at the deadline; the margin is for that and for closing
             t.join(drainConfig.gracePeriod().toMillis());
