@@ -38,6 +38,18 @@ public final class SpringApps {
     }
 
     /**
+     * A worker process: {@code java} running {@code main} on this test's class path with
+     * {@code args}, both output streams written to {@code out}. Not started: the caller may
+     * change its environment first.
+     */
+    public static ProcessBuilder process(Class<?> main, Path out, String... args) {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), main.getName()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile());
+    }
+
+    /**
      * Runs {@code sources} as one application with the given process environment, an
      * {@code application.yml} of {@code yaml}, and {@code args} on its command line.
      */

@@ -34,15 +34,11 @@ class SpringFailureReportTest {
                 guard:
                   brokers: redis
                 """);
-        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), SpringWorkerMain.class.getName(),
-                "--spring.config.location=file:" + yaml);
+        Path out = dir.resolve("out.txt");
+        ProcessBuilder pb = SpringApps.process(SpringWorkerMain.class, out, "--spring.config.location=file:" + yaml);
         pb.environment().remove("CACHE_URL");
         pb.environment().put("REDIS_URL", "redis://:s3cret-pass@redis:6379");
         pb.environment().put("KUBERNETES_SERVICE_HOST", "10.96.0.1");
-        pb.redirectErrorStream(true);
-        Path out = dir.resolve("out.txt");
-        pb.redirectOutput(out.toFile());
         Process p = pb.start();
         assertTrue(p.waitFor(Patience.PROCESS.toSeconds(), TimeUnit.SECONDS), "the worker did not exit");
         String text = Files.readString(out, StandardCharsets.UTF_8);
@@ -70,14 +66,10 @@ class SpringFailureReportTest {
             Path yaml = dir.resolve("application.yml");
             Files.writeString(yaml, "spring.data.redis.url: redis://127.0.0.1:" + redis.port()
                     + "\nguard.brokers: redis\nguard.wait.deadline: 5m\nguard.config.in-container: false\n");
-            ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", System.getProperty("java.class.path"), SpringWorkerMain.class.getName(),
-                    // the test waits for guard's own line, whatever logging config the class path brings
-                    "--spring.config.location=file:" + yaml, "--logging.level.dev.guard=INFO");
-            pb.redirectErrorStream(true);
             Path out = dir.resolve("out.txt");
-            pb.redirectOutput(out.toFile());
-            Process p = pb.start();
+            // the test waits for guard's own line, whatever logging config the class path brings
+            Process p = SpringApps.process(SpringWorkerMain.class, out,
+                    "--spring.config.location=file:" + yaml, "--logging.level.dev.guard=INFO").start();
             try {
                 long until = System.nanoTime() + Patience.PROCESS.toNanos();
                 while (!Files.readString(out).contains("guard: waiting up to 300s") && p.isAlive() && System.nanoTime() < until) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.guard.spring.SpringApps;
 import dev.guard.testing.MachineServices;
 import dev.guard.testing.Patience;
 import io.lettuce.core.RedisClient;
@@ -32,17 +33,13 @@ class SpringSigtermTest {
         RedisClient client = RedisClient.create(MachineServices.redisUri());
         try (StatefulRedisConnection<String, String> redis = client.connect()) {
             redis.sync().lpush(queue, job);
-            ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", System.getProperty("java.class.path"), SpringDrainMain.class.getName(),
+            Path out = dir.resolve("out.txt");
+            Process p = SpringApps.process(SpringDrainMain.class, out,
                     "--test.queue=" + queue, "--spring.data.redis.url=" + MachineServices.redisUri(), "--guard.brokers=redis",
                     "--guard.config.in-container=false", "--logging.level.dev.guard=INFO",
                     "--guard.boundary.schemas.resize-image=classpath:schemas/resize-image.json",
                     "--guard.boundary.dead-letter-key=" + queue + ":dead", "--guard.boundary.consumer=resizer",
-                    "--guard.drain.grace-period=6s", "--guard.drain.safety-margin=2s");
-            pb.redirectErrorStream(true);
-            Path out = dir.resolve("out.txt");
-            pb.redirectOutput(out.toFile());
-            Process p = pb.start();
+                    "--guard.drain.grace-period=6s", "--guard.drain.safety-margin=2s").start();
             try {
                 long until = System.nanoTime() + Patience.PROCESS.toNanos();
                 while (redis.sync().llen(queue) > 0 && p.isAlive() && System.nanoTime() < until) {
