@@ -113,8 +113,9 @@ public record ProbeResult(String kind, String target, ProbeState state, String d
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
-        if (root != t) {
-            own = own + " (caused by " + root.getClass().getName() + ": " + root.getMessage() + ")";
+        String rootText = root.getClass().getName() + ": " + root.getMessage();
+        if (root != t && !rootText.equals(own)) { // a wrapper of its own kind and message adds nothing
+            own = own + " (caused by " + rootText + ")";
         }
         return Redaction.maskText(own);
     }

@@ -77,4 +77,15 @@ class ReadinessReportTest {
         assertEquals("readiness: all 1 target(s) ready after 1.5s\n  ok   nats nats:4222: ready (PING/PONG ok), attempt 2, 0.1s\n",
                 r.render());
     }
+
+    @Test
+    void aCauseNamesItsRootOnlyWhenTheRootSaysSomethingElse() {
+        // lettuce wraps a LOADING reply in an exception of the same kind and message
+        IllegalStateException same = new IllegalStateException("LOADING Redis is loading", new IllegalStateException("LOADING Redis is loading"));
+        assertEquals("java.lang.IllegalStateException: LOADING Redis is loading", ProbeResult.describe(same));
+        IllegalStateException other = new IllegalStateException("connect failed",
+                new RuntimeException("wrapped", new java.net.ConnectException("Connection refused")));
+        assertEquals("java.lang.IllegalStateException: connect failed (caused by java.net.ConnectException: Connection refused)",
+                ProbeResult.describe(other));
+    }
 }
