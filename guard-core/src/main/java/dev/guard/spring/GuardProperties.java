@@ -29,6 +29,7 @@ public class GuardProperties {
     private final Health health = new Health();
     private final Nats nats = new Nats();
     private final Kafka kafka = new Kafka();
+    private final Rabbitmq rabbitmq = new Rabbitmq();
 
     public boolean isEnabled() {
         return enabled;
@@ -56,6 +57,10 @@ public class GuardProperties {
 
     public Health getHealth() {
         return health;
+    }
+
+    public Rabbitmq getRabbitmq() {
+        return rabbitmq;
     }
 
     public Kafka getKafka() {
@@ -231,6 +236,24 @@ public class GuardProperties {
 
         public void setUrl(String url) {
             this.url = url;
+        }
+    }
+
+    /** What guard asks of RabbitMQ beyond spring.rabbitmq.*. */
+    public static class Rabbitmq {
+        /**
+         * Queues that must exist before the listeners start, and for the health to be UP: those of
+         * this application's @RabbitListener methods that another service declares (a listener
+         * container whose queue is missing stops after a few tries).
+         */
+        private List<String> queues = new ArrayList<>();
+
+        public List<String> getQueues() {
+            return queues;
+        }
+
+        public void setQueues(List<String> queues) {
+            this.queues = queues;
         }
     }
 

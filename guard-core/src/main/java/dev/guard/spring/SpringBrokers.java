@@ -70,7 +70,7 @@ final class SpringBrokers {
         for (String name : names) {
             switch (name) {
                 case "redis" -> out.add(redis(lookup));
-                case "rabbitmq", "rabbit", "amqp" -> out.add(rabbit(lookup));
+                case "rabbitmq", "rabbit", "amqp" -> out.add(rabbit(lookup, props.getRabbitmq().getQueues()));
                 case "kafka" -> out.add(kafka(lookup, props.getKafka().getTopics()));
                 case "nats" -> {
                     Broker n = nats(lookup);
@@ -120,7 +120,8 @@ final class SpringBrokers {
 
     // ---- RabbitMQ: spring.rabbitmq.addresses (the first), else host/port/username/password/virtual-host ----
 
-    static Broker rabbit(PropertyLookup lookup) {
+    static Broker rabbit(PropertyLookup lookup, List<String> queues) {
+        String query = query("queues", queues);
         Parts p = new Parts(lookup, "spring.rabbitmq");
         boolean ssl = Boolean.parseBoolean(p.get("ssl.enabled", "false"));
         String user = p.get("username", "guest");
@@ -132,7 +133,7 @@ final class SpringBrokers {
             String first = addresses.split(",")[0].trim();
             if (first.contains("://")) {
                 String u = first.replaceFirst("^amqps?://", first.startsWith("amqps") || ssl ? "amqps://" : "amqp://");
-                return p.broker("rabbitmq", SettingType.URL, u, u);
+                return p.broker("rabbitmq", SettingType.URL, u, u + query);
             }
             hostPort = first.contains(":") ? first : first + ":" + (ssl ? 5671 : 5672);
         } else {
@@ -140,14 +141,13 @@ final class SpringBrokers {
         }
         String path = vhost == null || vhost.equals("/") ? "" : "/" + URLEncoder.encode(vhost, StandardCharsets.UTF_8);
         String u = (ssl ? "amqps://" : "amqp://") + credentials(user, password) + hostPort + path;
-        return p.broker("rabbitmq", SettingType.URL, u, u);
+        return p.broker("rabbitmq", SettingType.URL, u, u + query);
     }
 
     // ---- Kafka: spring.kafka.consumer.bootstrap-servers, else spring.kafka.bootstrap-servers; guard.kafka.topics ----
 
     static Broker kafka(PropertyLookup lookup, List<String> topics) {
-        List<String> required = topics.stream().map(String::trim).filter(t -> !t.isEmpty()).toList();
-        String query = required.isEmpty() ? "" : "?topics=" + String.join(",", required);
+        String query = query("topics", topics);
         Parts consumer = new Parts(lookup, "spring.kafka.consumer");
         String servers = consumer.list("bootstrap-servers");
         if (servers != null) {
@@ -173,6 +173,13 @@ final class SpringBrokers {
             }
         }
         return null;
+    }
+
+    /** {@code ?name=a,b} for the non-blank names, URL-encoded; empty for none. */
+    private static String query(String name, List<String> values) {
+        List<String> named = values.stream().map(String::trim).filter(v -> !v.isEmpty())
+                .map(v -> URLEncoder.encode(v, StandardCharsets.UTF_8)).toList();
+        return named.isEmpty() ? "" : "?" + name + "=" + String.join(",", named);
     }
 
     /** Where a property (or the first item of a list property) was set, as Spring reports it. */

@@ -28,7 +28,6 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.amqp.core.Message;
-import org.springframework.amqp.core.Queue;
 import org.springframework.amqp.rabbit.annotation.RabbitListener;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
 import org.springframework.amqp.rabbit.listener.RabbitListenerEndpointRegistry;
@@ -37,7 +36,6 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.Lifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.core.KafkaTemplate;
@@ -89,13 +87,9 @@ class ListenerContainersTest {
         }
     }
 
+    /** Its queue is declared by another service (here: the test), as a producer's often is. */
     @Configuration(proxyBeanMethods = false)
     static class RabbitWorker {
-        @Bean
-        Queue jobs(Environment env) {
-            return new Queue(env.getRequiredProperty("test.queue"), false, false, true);
-        }
-
         @Bean
         RabbitJobs rabbitJobs() {
             return new RabbitJobs();
@@ -135,7 +129,7 @@ class ListenerContainersTest {
     }
 
     @Test
-    void aRabbitListenerStartsOnlyOnceRabbitMqAnswers() throws Exception {
+    void aRabbitListenerStartsOnlyOnceRabbitMqAnswersAndItsQueueExists() throws Exception {
         String queue = MachineServices.uniqueName("guard-spring-listener");
         String amqp = MachineServices.hostPort(MachineServices.amqpUri());
         try (TcpProxy proxy = TcpProxy.forward(amqp.substring(0, amqp.lastIndexOf(':')),
@@ -143,7 +137,7 @@ class ListenerContainersTest {
             int port = proxy.port();
             proxy.mode(TcpProxy.Mode.REFUSE);
             String yaml = "spring.rabbitmq.host: 127.0.0.1\nspring.rabbitmq.port: " + port + "\n"
-                    + "guard.brokers: rabbitmq\nguard.wait.deadline: 120s\ntest.queue: " + queue + "\n";
+                    + "guard.brokers: rabbitmq\nguard.rabbitmq.queues: " + queue + "\nguard.wait.deadline: 120s\ntest.queue: " + queue + "\n";
             Starting app = Starting.run(yaml, RabbitWorker.class);
             app.awaitEvent("refused", Duration.ofSeconds(60));
             Thread.sleep(1500); // the containers would have started by now, without the gate
@@ -151,6 +145,16 @@ class ListenerContainersTest {
             assertTrue(EVENTS.stream().noneMatch(e -> e.endsWith("containers running: true")), EVENTS.toString());
 
             proxy.mode(TcpProxy.Mode.FORWARD);
+            app.awaitEvent("missing", Duration.ofSeconds(60)); // RabbitMQ answers, the queue is not declared yet
+            Thread.sleep(1000);
+            assertFalse(app.done(), "the application finished starting before its queue existed: " + EVENTS);
+            assertTrue(EVENTS.stream().noneMatch(e -> e.endsWith("containers running: true")), EVENTS.toString());
+
+            com.rabbitmq.client.ConnectionFactory factory = new com.rabbitmq.client.ConnectionFactory();
+            factory.setUri(MachineServices.amqpUri());
+            try (com.rabbitmq.client.Connection c = factory.newConnection(); com.rabbitmq.client.Channel ch = c.createChannel()) {
+                ch.queueDeclare(queue, false, false, true, null); // auto-delete: gone once the listener stops
+            }
             try (ConfigurableApplicationContext ctx = app.awaitStarted(Duration.ofSeconds(90))) {
                 assertEquals("wait ended READY, containers running: false", EVENTS.get(EVENTS.size() - 1), EVENTS.toString());
                 assertTrue(ctx.getBean(RabbitListenerEndpointRegistry.class).isRunning());
