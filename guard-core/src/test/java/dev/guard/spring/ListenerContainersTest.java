@@ -10,17 +10,16 @@ import dev.guard.ready.ReadinessReport;
 import dev.guard.testing.KafkaBroker;
 import dev.guard.testing.MachineServices;
 import dev.guard.testing.TcpProxy;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -58,9 +57,7 @@ class ListenerContainersTest {
     void clear() {
         RECEIVED.clear();
         EVENTS.clear();
-        String expected = System.getProperty("guard.spring.expectBoot", "3");
-        assertTrue(SpringApps.bootVersion().startsWith(expected + "."), "Spring Boot " + SpringApps.bootVersion()
-                + " on the class path; this execution tests Boot " + expected);
+        SpringApps.assertBootUnderTest();
     }
 
     /** Records, at each change the gate sees and when it ends, whether any listener container runs. */
@@ -131,21 +128,20 @@ class ListenerContainersTest {
     @Test
     void aRabbitListenerStartsOnlyOnceRabbitMqAnswersAndItsQueueExists() throws Exception {
         String queue = MachineServices.uniqueName("guard-spring-listener");
-        String amqp = MachineServices.hostPort(MachineServices.amqpUri());
-        try (TcpProxy proxy = TcpProxy.forward(amqp.substring(0, amqp.lastIndexOf(':')),
-                Integer.parseInt(amqp.substring(amqp.lastIndexOf(':') + 1)))) {
+        URI amqp = URI.create(MachineServices.amqpUri());
+        try (TcpProxy proxy = TcpProxy.forward(amqp.getHost(), amqp.getPort() < 0 ? 5672 : amqp.getPort())) {
             int port = proxy.port();
             proxy.mode(TcpProxy.Mode.REFUSE);
             String yaml = "spring.rabbitmq.host: 127.0.0.1\nspring.rabbitmq.port: " + port + "\n"
                     + "guard.brokers: rabbitmq\nguard.rabbitmq.queues: " + queue + "\nguard.wait.deadline: 120s\ntest.queue: " + queue + "\n";
-            Starting app = Starting.run(yaml, RabbitWorker.class);
-            app.awaitEvent("refused", Duration.ofSeconds(60));
+            SpringApps.Starting app = SpringApps.start(yaml, RabbitWorker.class);
+            awaitEvent(app, "refused", Duration.ofSeconds(60));
             Thread.sleep(1500); // the containers would have started by now, without the gate
             assertFalse(app.done(), "the application finished starting while RabbitMQ refused: " + EVENTS);
             assertTrue(EVENTS.stream().noneMatch(e -> e.endsWith("containers running: true")), EVENTS.toString());
 
             proxy.mode(TcpProxy.Mode.FORWARD);
-            app.awaitEvent("missing", Duration.ofSeconds(60)); // RabbitMQ answers, the queue is not declared yet
+            awaitEvent(app, "missing", Duration.ofSeconds(60)); // RabbitMQ answers, the queue is not declared yet
             Thread.sleep(1000);
             assertFalse(app.done(), "the application finished starting before its queue existed: " + EVENTS);
             assertTrue(EVENTS.stream().noneMatch(e -> e.endsWith("containers running: true")), EVENTS.toString());
@@ -155,7 +151,7 @@ class ListenerContainersTest {
             try (com.rabbitmq.client.Connection c = factory.newConnection(); com.rabbitmq.client.Channel ch = c.createChannel()) {
                 ch.queueDeclare(queue, false, false, true, null); // auto-delete: gone once the listener stops
             }
-            try (ConfigurableApplicationContext ctx = app.awaitStarted(Duration.ofSeconds(90))) {
+            try (ConfigurableApplicationContext ctx = app.awaitStarted(Duration.ofSeconds(90), EVENTS)) {
                 assertEquals("wait ended READY, containers running: false", EVENTS.get(EVENTS.size() - 1), EVENTS.toString());
                 assertTrue(ctx.getBean(RabbitListenerEndpointRegistry.class).isRunning());
                 ctx.getBean(RabbitTemplate.class).convertAndSend("", queue, "job-1");
@@ -171,11 +167,11 @@ class ListenerContainersTest {
             String yaml = "spring.kafka.bootstrap-servers: " + broker.bootstrapServers() + "\n"
                     + "spring.kafka.consumer.auto-offset-reset: earliest\n"
                     + "guard.brokers: kafka\nguard.kafka.topics: " + topic + "\nguard.wait.deadline: 240s\ntest.topic: " + topic + "\n";
-            Starting app = Starting.run(yaml, KafkaWorker.class);
-            app.awaitEvent("refused", Duration.ofSeconds(60));
+            SpringApps.Starting app = SpringApps.start(yaml, KafkaWorker.class);
+            awaitEvent(app, "refused", Duration.ofSeconds(60));
 
             broker.start();
-            app.awaitEvent("missing", Duration.ofSeconds(120)); // the broker answers, the topic is not there yet
+            awaitEvent(app, "missing", Duration.ofSeconds(120)); // the broker answers, the topic is not there yet
             Thread.sleep(1000);
             assertFalse(app.done(), "the application finished starting before its topic existed: " + EVENTS);
             assertTrue(EVENTS.stream().noneMatch(e -> e.endsWith("containers running: true")), EVENTS.toString());
@@ -185,7 +181,7 @@ class ListenerContainersTest {
             try (Admin a = Admin.create(admin)) {
                 a.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(60, TimeUnit.SECONDS);
             }
-            try (ConfigurableApplicationContext ctx = app.awaitStarted(Duration.ofSeconds(120))) {
+            try (ConfigurableApplicationContext ctx = app.awaitStarted(Duration.ofSeconds(120), EVENTS)) {
                 assertEquals("wait ended READY, containers running: false", EVENTS.get(EVENTS.size() - 1), EVENTS.toString());
                 assertTrue(ctx.getBean(KafkaListenerEndpointRegistry.class).isRunning());
                 @SuppressWarnings("unchecked")
@@ -202,41 +198,9 @@ class ListenerContainersTest {
         }
     }
 
-    /** A Spring Boot application starting in its own thread, as a worker's main would. */
-    record Starting(Thread main, AtomicReference<Object> outcome) {
-        static Starting run(String yaml, Class<?> source) {
-            AtomicReference<Object> outcome = new AtomicReference<>();
-            Thread main = new Thread(() -> {
-                try {
-                    outcome.set(SpringApps.run(Map.of(), yaml, List.of(source)));
-                } catch (Throwable t) {
-                    outcome.set(t);
-                }
-            }, "spring-main");
-            main.start();
-            return new Starting(main, outcome);
-        }
-
-        boolean done() {
-            return !main.isAlive();
-        }
-
-        void awaitEvent(String state, Duration timeout) throws InterruptedException {
-            long until = System.nanoTime() + timeout.toNanos();
-            while (EVENTS.stream().noneMatch(e -> e.startsWith(state + ",")) && System.nanoTime() < until && main.isAlive()) {
-                Thread.sleep(20);
-            }
-            assertTrue(EVENTS.stream().anyMatch(e -> e.startsWith(state + ",")),
-                    "the gate never saw '" + state + "' within " + timeout.toSeconds() + " s: " + EVENTS + " " + outcome.get());
-        }
-
-        ConfigurableApplicationContext awaitStarted(Duration timeout) throws InterruptedException {
-            main.join(timeout.toMillis());
-            assertFalse(main.isAlive(), "the application had not started " + timeout.toSeconds() + " s later: " + EVENTS);
-            if (outcome.get() instanceof Throwable t) {
-                throw new AssertionError("the application failed to start: " + EVENTS, t);
-            }
-            return (ConfigurableApplicationContext) outcome.get();
-        }
+    /** Waits until the gate has seen {@code state} (as its first event of that state). */
+    private static void awaitEvent(SpringApps.Starting app, String state, Duration timeout) throws InterruptedException {
+        assertTrue(app.await(() -> EVENTS.stream().anyMatch(e -> e.startsWith(state + ",")), timeout),
+                "the gate never saw '" + state + "' within " + timeout.toSeconds() + " s: " + EVENTS + " " + app);
     }
 }

@@ -7,6 +7,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.SpringBootVersion;
@@ -35,6 +38,70 @@ public final class SpringApps {
     /** The Spring Boot major version on the class path, checked against the build's expectation. */
     public static String bootVersion() {
         return SpringBootVersion.getVersion();
+    }
+
+    /**
+     * Fails unless the Spring Boot on the class path is the major version this build tests
+     * (system property {@code guard.spring.expectBoot}, 3 unless the Boot 4 module sets it).
+     */
+    public static void assertBootUnderTest() {
+        String expected = System.getProperty("guard.spring.expectBoot", "3");
+        if (!bootVersion().startsWith(expected + ".")) {
+            throw new AssertionError("Spring Boot " + bootVersion() + " on the class path; this build tests Boot " + expected);
+        }
+    }
+
+    /** An application starting in a thread of its own, as a worker's {@code main} would; the test watches it wait. */
+    public static final class Starting {
+        private final Thread main;
+        private final AtomicReference<Object> outcome = new AtomicReference<>();
+
+        private Starting(String yaml, Class<?> source) {
+            main = new Thread(() -> {
+                try {
+                    outcome.set(run(Map.of(), yaml, List.of(source)));
+                } catch (Throwable t) {
+                    outcome.set(t);
+                }
+            }, "spring-main");
+            main.start();
+        }
+
+        /** Whether the start has ended, started or failed. */
+        public boolean done() {
+            return !main.isAlive();
+        }
+
+        /** Waits until {@code condition} holds, the start ends, or {@code timeout} passes; then tells whether it holds. */
+        public boolean await(BooleanSupplier condition, Duration timeout) throws InterruptedException {
+            long until = System.nanoTime() + timeout.toNanos();
+            while (!condition.getAsBoolean() && System.nanoTime() < until && main.isAlive()) {
+                Thread.sleep(10);
+            }
+            return condition.getAsBoolean();
+        }
+
+        /** The started application; fails if it is still starting after {@code timeout} or failed to start. */
+        public ConfigurableApplicationContext awaitStarted(Duration timeout, Object context) throws InterruptedException {
+            main.join(timeout.toMillis());
+            if (main.isAlive()) {
+                throw new AssertionError("the application had not started " + timeout.toSeconds() + " s later: " + context);
+            }
+            if (outcome.get() instanceof Throwable t) {
+                throw new AssertionError("the application failed to start: " + context, t);
+            }
+            return (ConfigurableApplicationContext) outcome.get();
+        }
+
+        @Override
+        public String toString() {
+            return main.isAlive() ? "starting" : String.valueOf(outcome.get());
+        }
+    }
+
+    /** Starts {@code source} with an {@code application.yml} of {@code yaml} in a thread of its own. */
+    public static Starting start(String yaml, Class<?> source) {
+        return new Starting(yaml, source);
     }
 
     /**

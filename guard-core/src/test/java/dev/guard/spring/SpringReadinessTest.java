@@ -99,31 +99,14 @@ class SpringReadinessTest {
             redis = server;
             String yaml = "spring.data.redis.url: redis://127.0.0.1:" + server.port() + "\nguard.brokers: redis\n"
                     + "guard.wait.deadline: 60s\n";
-            AtomicReference<Object> outcome = new AtomicReference<>();
-            Thread main = new Thread(() -> {
-                try {
-                    outcome.set(SpringApps.run(Map.of(), yaml, List.of(ListenerContainer.class)));
-                } catch (Throwable t) {
-                    outcome.set(t);
-                }
-            }, "spring-main");
-            main.start();
-            long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (!EVENTS.contains("ReadinessState.REFUSING_TRAFFIC") && System.nanoTime() < until && main.isAlive()) {
-                Thread.sleep(10);
-            }
-            assertTrue(EVENTS.contains("ReadinessState.REFUSING_TRAFFIC"), "no REFUSING_TRAFFIC while waiting: " + EVENTS + " " + outcome);
+            SpringApps.Starting app = SpringApps.start(yaml, ListenerContainer.class);
+            boolean refusing = app.await(() -> EVENTS.contains("ReadinessState.REFUSING_TRAFFIC"), Duration.ofSeconds(30));
+            assertTrue(refusing, "no REFUSING_TRAFFIC while waiting: " + EVENTS + " " + app);
             Thread.sleep(1000);
             assertTrue(server.isLoading(), "the held load ended by itself");
             assertFalse(EVENTS.contains("listener started"), "the listener container started while Redis was loading: " + EVENTS);
             server.finishLoading();
-            main.join(Duration.ofSeconds(60).toMillis());
-            assertFalse(main.isAlive(), "the application did not finish starting after the load ended");
-            Object result = outcome.get();
-            if (result instanceof Throwable t) {
-                throw new AssertionError("the application failed to start", t);
-            }
-            try (ConfigurableApplicationContext ctx = (ConfigurableApplicationContext) result) {
+            try (ConfigurableApplicationContext ctx = app.awaitStarted(Duration.ofSeconds(60), "after the load ended: " + EVENTS)) {
                 assertEquals(Boolean.FALSE, LOADING_WHEN_LISTENER_STARTED.get());
                 List<String> events = List.copyOf(EVENTS);
                 assertTrue(events.indexOf("LivenessState.CORRECT") < events.indexOf("listener started"), events.toString());
