@@ -57,17 +57,23 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
     private final Duration handBackTimeout;
     private final int maxInterruptions;
     private final Function<String, String> idOf;
-    private final RedisLink connection;
-    private final RedisLink heartbeatConnection;
-    private final ScheduledExecutorService heartbeat;
-    private final ListReaper reaper;
+    private final AbstractRedisClient client;
+    private final ListReaper.Builder reaperSpec;
+    private final boolean reaps;
+    /** Set by {@link #open}, at the first fetch: building the queue sends no command. */
+    private RedisLink connection;
+    private RedisLink heartbeatConnection;
+    private ScheduledExecutorService heartbeat;
+    private ListReaper reaper;
+    private HotScript ackNext;
+    private volatile boolean opened;
+    private boolean closed;
     /** The payloads this worker holds (fetched, not yet acked, handed back or failed), with their copies. */
     private final java.util.Map<String, Integer> held = new java.util.HashMap<>();
     /** Set by any failed command: the processing list may hold what this worker no longer has in hand. */
     private volatile boolean suspect;
     private long lastStrandCheck = System.nanoTime();
     private final Duration strandCheckEvery;
-    private final HotScript ackNext;
     /** The last ack, sent and not yet confirmed, and the id of its job. */
     private HotScript.Sent pendingAck;
     private String pendingAckId;
@@ -87,32 +93,64 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
         this.maxInterruptions = b.maxInterruptions;
         this.idOf = b.idOf;
         this.strandCheckEvery = b.strandCheckEvery;
-        this.connection = RedisLink.open(b.client);
-        this.heartbeatConnection = RedisLink.open(b.client);
-        this.ackNext = new HotScript(connection, ListKeys.ACK_NEXT, ScriptOutputType.MULTI);
-        ListReaper.Builder rb = new ListReaper.Builder(b.client, b.queue).maxInterruptions(b.maxInterruptions).onReap(b.onReap);
+        this.client = b.client;
+        this.reaperSpec = new ListReaper.Builder(b.client, b.queue).maxInterruptions(b.maxInterruptions).onReap(b.onReap);
         if (b.deadLetter != null) {
-            rb.deadLetter(b.deadLetter);
+            reaperSpec.deadLetter(b.deadLetter);
         }
-        if (!b.reapEvery.isZero()) {
-            rb.every(b.reapEvery);
+        this.reaps = !b.reapEvery.isZero();
+        if (reaps) {
+            reaperSpec.every(b.reapEvery);
         }
-        ListReaper built = rb.build(heartbeatConnection);
-        // the first lease waits longer: a cold JVM on a busy node can take seconds for its first command
-        renewLease(leaseTtl.compareTo(FIRST_LEASE_TIMEOUT) > 0 ? leaseTtl : FIRST_LEASE_TIMEOUT);
-        ReapResult recovered = built.recover(workerId);
-        if (recovered.jobsReturned() + recovered.jobsDeadLettered() > 0) {
-            LOG.warn("guard crash-safe queue '{}': worker {} found {} job(s) of its previous run in {} and returned them",
-                    keys.queue, workerId, recovered.jobsReturned() + recovered.jobsDeadLettered(), processing);
+    }
+
+    /**
+     * Connects, takes the lease, returns this worker's own leftovers and starts heartbeat and
+     * reaper; once, at the first {@link #fetch}. Until then the queue has sent no command, so it can
+     * be built before the broker is up (a Spring bean is created before guard's readiness gate
+     * opens). A failure closes what was opened and throws; the next fetch tries again.
+     */
+    private synchronized void open() {
+        if (opened) {
+            return;
         }
-        long period = Math.max(1, leaseTtl.toMillis() / 3);
-        this.heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "guard-lease-" + workerId);
-            t.setDaemon(true);
-            return t;
-        });
-        heartbeat.scheduleAtFixedRate(this::beat, period, period, TimeUnit.MILLISECONDS);
-        this.reaper = b.reapEvery.isZero() ? null : built.start();
+        if (closed) {
+            throw new IllegalStateException("guard crash-safe queue '" + keys.queue + "' is closed");
+        }
+        RedisLink main = null;
+        RedisLink beat = null;
+        try {
+            main = RedisLink.open(client);
+            beat = RedisLink.open(client);
+            this.connection = main;
+            this.heartbeatConnection = beat;
+            ListReaper built = reaperSpec.build(beat);
+            // the first lease waits longer: a cold JVM on a busy node can take seconds for its first command
+            renewLease(leaseTtl.compareTo(FIRST_LEASE_TIMEOUT) > 0 ? leaseTtl : FIRST_LEASE_TIMEOUT);
+            ReapResult recovered = built.recover(workerId);
+            if (recovered.jobsReturned() + recovered.jobsDeadLettered() > 0) {
+                LOG.warn("guard crash-safe queue '{}': worker {} found {} job(s) of its previous run in {} and returned them",
+                        keys.queue, workerId, recovered.jobsReturned() + recovered.jobsDeadLettered(), processing);
+            }
+            this.ackNext = new HotScript(main, ListKeys.ACK_NEXT, ScriptOutputType.MULTI);
+            long period = Math.max(1, leaseTtl.toMillis() / 3);
+            this.heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "guard-lease-" + workerId);
+                t.setDaemon(true);
+                return t;
+            });
+            heartbeat.scheduleAtFixedRate(this::beat, period, period, TimeUnit.MILLISECONDS);
+            this.reaper = reaps ? built.start() : null;
+            opened = true;
+        } catch (RuntimeException e) {
+            if (beat != null) {
+                beat.close();
+            }
+            if (main != null) {
+                main.close();
+            }
+            throw e;
+        }
     }
 
     /** A queue on {@code client} (the caller owns the client; the queue opens two connections and closes them). */
@@ -170,6 +208,7 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
 
     @Override
     public Optional<RedisJob> fetch() {
+        open();
         settle();
         returnStranded();
         if (prefetched != null) {
@@ -361,7 +400,13 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
      * returns the jobs.
      */
     @Override
-    public void close() {
+    public synchronized void close() {
+        boolean wasOpen = opened;
+        opened = false;
+        closed = true;
+        if (!wasOpen) {
+            return; // never fetched: no lease taken, nothing held
+        }
         heartbeat.shutdownNow();
         if (reaper != null) {
             reaper.close();
@@ -480,7 +525,10 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
             return this;
         }
 
-        /** Registers the worker, takes the lease, recovers its own leftovers, starts heartbeat and reaper. */
+        /**
+         * The queue, without a command sent: the first {@link CrashSafeListQueue#fetch} registers
+         * the worker, takes the lease, recovers its own leftovers and starts heartbeat and reaper.
+         */
         public CrashSafeListQueue build() {
             return new CrashSafeListQueue(this);
         }

@@ -24,7 +24,10 @@ public final class FallbackListQueue implements JobSource<RedisJob> {
     private final Duration pollTimeout;
     private final Duration handBackTimeout;
     private final Function<String, String> idOf;
-    private final StatefulRedisConnection<String, String> connection;
+    private final RedisClient client;
+    /** Opened at the first fetch: building the queue sends no command. */
+    private StatefulRedisConnection<String, String> connection;
+    private boolean closed;
 
     FallbackListQueue(Builder b) {
         this.queue = b.queue;
@@ -33,7 +36,18 @@ public final class FallbackListQueue implements JobSource<RedisJob> {
         this.pollTimeout = b.pollTimeout;
         this.handBackTimeout = b.handBackTimeout;
         this.idOf = b.idOf;
-        this.connection = b.client.connect();
+        this.client = b.client;
+    }
+
+    /** Connects once, at the first fetch, so the queue can be built before Redis is up. */
+    private synchronized StatefulRedisConnection<String, String> connection() {
+        if (closed) {
+            throw new IllegalStateException("guard list queue '" + queue + "' is closed");
+        }
+        if (connection == null) {
+            connection = client.connect();
+        }
+        return connection;
     }
 
     /** A queue on {@code client} (the caller owns the client; this queue opens and closes its own connection). */
@@ -51,7 +65,7 @@ public final class FallbackListQueue implements JobSource<RedisJob> {
 
     @Override
     public Optional<RedisJob> fetch() {
-        KeyValue<String, String> kv = connection.sync().brpop(Redis.seconds(pollTimeout), fallback, queue);
+        KeyValue<String, String> kv = connection().sync().brpop(Redis.seconds(pollTimeout), fallback, queue);
         if (kv == null || !kv.hasValue()) {
             return Optional.empty();
         }
@@ -68,7 +82,7 @@ public final class FallbackListQueue implements JobSource<RedisJob> {
     @Override
     public void handBack(RedisJob job) throws HandBackFailedException {
         try {
-            Redis.await(connection.async().lpush(fallback, job.payload()), handBackTimeout);
+            Redis.await(connection().async().lpush(fallback, job.payload()), handBackTimeout);
         } catch (Exception e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
@@ -81,7 +95,7 @@ public final class FallbackListQueue implements JobSource<RedisJob> {
     /** LPUSH to the dead-letter list ({@code <queue>:dead}). */
     @Override
     public void fail(RedisJob job, Exception cause) {
-        connection.sync().lpush(deadLetter, job.payload());
+        connection().sync().lpush(deadLetter, job.payload());
     }
 
     @Override
@@ -90,8 +104,11 @@ public final class FallbackListQueue implements JobSource<RedisJob> {
     }
 
     @Override
-    public void close() {
-        connection.close();
+    public synchronized void close() {
+        closed = true;
+        if (connection != null) {
+            connection.close();
+        }
     }
 
     /** Mutable builder. */
@@ -139,7 +156,7 @@ public final class FallbackListQueue implements JobSource<RedisJob> {
             return this;
         }
 
-        /** Opens the connection. */
+        /** The queue, without a command sent: the first fetch connects. */
         public FallbackListQueue build() {
             return new FallbackListQueue(this);
         }

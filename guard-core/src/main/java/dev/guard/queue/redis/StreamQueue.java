@@ -72,13 +72,17 @@ public final class StreamQueue implements JobSource<RedisJob> {
     private final int maxInterruptions;
     private final boolean deleteOnAck;
     private final Function<String, String> idOf;
-    private final RedisLink connection;
+    private final AbstractRedisClient client;
+    /** Set by {@link #open}, at the first fetch: building the queue sends no command. */
+    private RedisLink connection;
+    private volatile boolean opened;
+    private boolean closed;
     private String claimCursor = "0-0";
     private long lastClaimProbe;
     private boolean claimProbed;
     private boolean lastProbeFound;
     private long deadLettered;
-    private final HotScript ackNext;
+    private HotScript ackNext;
     /** The last ack, sent and not yet confirmed, and its entry id. */
     private HotScript.Sent pendingAck;
     private String pendingAckEntry;
@@ -98,14 +102,34 @@ public final class StreamQueue implements JobSource<RedisJob> {
         this.maxInterruptions = b.maxInterruptions;
         this.deleteOnAck = b.deleteOnAck;
         this.idOf = b.idOf;
-        this.connection = RedisLink.open(b.client);
-        this.ackNext = new HotScript(connection, ACK_NEXT, io.lettuce.core.ScriptOutputType.MULTI);
+        this.client = b.client;
+    }
+
+    /**
+     * Connects and creates the group (MKSTREAM, from the start) if missing; once, at the first
+     * {@link #fetch}. Until then no command is sent, so the queue can be built before Redis is up
+     * (a Spring bean is created before guard's readiness gate opens). A failure closes the
+     * connection and throws; the next fetch tries again.
+     */
+    private synchronized void open() {
+        if (opened) {
+            return;
+        }
+        if (closed) {
+            throw new IllegalStateException("guard stream queue '" + stream + "' is closed");
+        }
+        RedisLink link = RedisLink.open(client);
         try {
-            connection.sync().xgroupCreate(XReadArgs.StreamOffset.from(stream, "0"), group,
-                    XGroupCreateArgs.Builder.mkstream(true));
+            link.sync().xgroupCreate(XReadArgs.StreamOffset.from(stream, "0"), group, XGroupCreateArgs.Builder.mkstream(true));
         } catch (RedisBusyException e) {
             // BUSYGROUP: the group exists already
+        } catch (RuntimeException e) {
+            link.close();
+            throw e;
         }
+        this.connection = link;
+        this.ackNext = new HotScript(link, ACK_NEXT, io.lettuce.core.ScriptOutputType.MULTI);
+        opened = true;
     }
 
     public static Builder builder(RedisClient client, String stream, String group) {
@@ -128,6 +152,7 @@ public final class StreamQueue implements JobSource<RedisJob> {
 
     @Override
     public Optional<RedisJob> fetch() {
+        open();
         settle();
         // probe for abandoned entries at most every min(claimMinIdle, 1 s), or again at once after a find
         long now = System.nanoTime();
@@ -322,7 +347,13 @@ public final class StreamQueue implements JobSource<RedisJob> {
      * the next consumer's claim takes it at once and counts no interruption.
      */
     @Override
-    public void close() {
+    public synchronized void close() {
+        boolean wasOpen = opened;
+        opened = false;
+        closed = true;
+        if (!wasOpen) {
+            return; // never fetched: no connection, nothing held
+        }
         try {
             settle();
             if (prefetched != null) {
@@ -417,7 +448,7 @@ public final class StreamQueue implements JobSource<RedisJob> {
             return this;
         }
 
-        /** Opens the connection and creates the group (MKSTREAM, from the start) if missing. */
+        /** The queue, without a command sent: the first fetch connects and creates the group if missing. */
         public StreamQueue build() {
             return new StreamQueue(this);
         }

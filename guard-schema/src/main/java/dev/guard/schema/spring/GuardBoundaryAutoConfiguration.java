@@ -138,7 +138,7 @@ public class GuardBoundaryAutoConfiguration {
             String redis = brokers.target("redis").orElseThrow(() -> new IllegalStateException(
                     "guard.boundary.dead-letter-key=" + key + " names a Redis list, but this application uses no Redis"
                             + " (guard.brokers, spring-data-redis): declare a DeadLetterSink bean instead"));
-            return RedisListDeadLetters.connect(redis, key);
+            return RedisListDeadLetters.atFirstWrite(redis, key, Duration.ofSeconds(5)); // the bean exists before the gate opens
         }
     }
 

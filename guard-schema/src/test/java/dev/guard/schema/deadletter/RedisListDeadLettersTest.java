@@ -2,6 +2,8 @@ package dev.guard.schema.deadletter;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,6 +12,8 @@ import dev.guard.schema.boundary.Outcome;
 import dev.guard.schema.boundary.SourceInfo;
 import dev.guard.schema.deadletter.redis.RedisListDeadLetters;
 import dev.guard.testing.MachineServices;
+import dev.guard.testing.RedisServer;
+import java.time.Duration;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Instant;
@@ -80,6 +84,28 @@ class RedisListDeadLettersTest extends SkewContract {
         assertTrue(!MAPPER.readTree(envelope).has("payload"), "no text copy for bytes that are not UTF-8: " + envelope);
         assertEquals("{\"a\":1}", MAPPER.readTree(RedisListDeadLetters.envelope(new DeadLetter("{\"a\":1}".getBytes(),
                 Outcome.REJECTED, "r", List.of(), List.of(), null, null, "y", null, "c", null))).get("payload").asText());
+    }
+
+    /**
+     * {@link RedisListDeadLetters#atFirstWrite} sends nothing until a letter comes: a write while
+     * Redis does not listen fails loudly (password masked, the job not acknowledged), the next one
+     * after Redis started is written. A private redis-server with a password, started late.
+     */
+    @Test
+    void aSinkMadeBeforeRedisListensConnectsAtItsFirstWrite() {
+        try (RedisServer redis = RedisServer.builder().password("s3cret-pw").build();
+             RedisListDeadLetters late = RedisListDeadLetters.atFirstWrite(redis.uri(), "late:dead", Duration.ofSeconds(2))) {
+            assertTrue(redis.uri().contains("s3cret-pw"), redis.uri());
+            DeadLetter letter = new DeadLetter("{\"id\":7}".getBytes(), Outcome.REJECTED, "job_id missing", List.of(), List.of(),
+                    null, SourceInfo.redis("in", null), "job-7", Instant.now(), "c", null);
+            DeadLetterException down = assertThrows(DeadLetterException.class, () -> late.write(letter));
+            assertTrue(down.getMessage().contains("job-7") && down.getMessage().contains("not acknowledged"), down.getMessage());
+            assertFalse(down.getMessage().contains("s3cret-pw"), down.getMessage());
+            redis.start();
+            late.write(letter);
+            String list = redis.command("LRANGE", "late:dead", "0", "-1");
+            assertTrue(list.contains("\"job_id\":\"job-7\""), "the letter is in the list: " + list);
+        }
     }
 
     @AfterEach

@@ -37,17 +37,30 @@ public final class RedisListDeadLetters implements DeadLetterSink, AutoCloseable
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private final StatefulRedisConnection<String, String> connection;
-    private final RedisClient ownedClient;
-    private final ClientResources ownedResources;
+    /** The caller's connection ({@link #of}), or null when this sink opens its own. */
+    private final StatefulRedisConnection<String, String> borrowed;
+    /** For a sink that opens its own connection: where, and with which command timeout. */
+    private final String redisUri;
+    private final Duration timeout;
     private final String listKey;
     private final String target;
+    private Owned owned;
+    private boolean closed;
 
-    private RedisListDeadLetters(StatefulRedisConnection<String, String> connection, RedisClient ownedClient,
-                                 ClientResources ownedResources, String listKey, String target) {
-        this.connection = connection;
-        this.ownedClient = ownedClient;
-        this.ownedResources = ownedResources;
+    /** A connection this sink opened, with the client and resources it closes with it. */
+    private record Owned(StatefulRedisConnection<String, String> connection, RedisClient client, ClientResources resources) {
+        void close() {
+            connection.close();
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            resources.shutdown(0, 2, java.util.concurrent.TimeUnit.SECONDS);
+        }
+    }
+
+    private RedisListDeadLetters(StatefulRedisConnection<String, String> borrowed, String redisUri, Duration timeout,
+                                 String listKey, String target) {
+        this.borrowed = borrowed;
+        this.redisUri = redisUri;
+        this.timeout = timeout;
         this.listKey = listKey;
         this.target = target;
     }
@@ -70,7 +83,39 @@ public final class RedisListDeadLetters implements DeadLetterSink, AutoCloseable
      * @throws DeadLetterException when Redis cannot be reached (URI password masked)
      */
     public static RedisListDeadLetters connect(String redisUri, String listKey, Duration timeout) {
+        RedisListDeadLetters sink = atFirstWrite(redisUri, listKey, timeout);
+        sink.connection();
+        return sink;
+    }
+
+    /**
+     * A sink that connects to {@code redisUri} at its first write, not now: for one created
+     * before the broker is up, as a Spring bean is (beans are made before guard's readiness gate
+     * opens). A write that cannot connect throws {@link DeadLetterException} (the job is not
+     * acknowledged); the next write tries again.
+     */
+    public static RedisListDeadLetters atFirstWrite(String redisUri, String listKey, Duration timeout) {
+        Objects.requireNonNull(redisUri, "redisUri");
+        Objects.requireNonNull(timeout, "timeout");
         requireKey(listKey);
+        return new RedisListDeadLetters(null, redisUri, timeout, listKey,
+                "redis list '" + listKey + "' at " + Redaction.maskText(redisUri));
+    }
+
+    private synchronized StatefulRedisConnection<String, String> connection() {
+        if (borrowed != null) {
+            return borrowed;
+        }
+        if (closed) {
+            throw new DeadLetterException("dead-letter sink " + target + " is closed", null);
+        }
+        if (owned == null) {
+            owned = open(redisUri, listKey, timeout);
+        }
+        return owned.connection();
+    }
+
+    private static Owned open(String redisUri, String listKey, Duration timeout) {
         String masked = Redaction.maskText(redisUri);
         RedisClient client = null;
         // the JDK resolver, not lettuce's default netty DNS client: that one keeps an address for its
@@ -88,7 +133,7 @@ public final class RedisListDeadLetters implements DeadLetterSink, AutoCloseable
                     .build());
             StatefulRedisConnection<String, String> c = client.connect();
             c.setTimeout(timeout);
-            return new RedisListDeadLetters(c, client, resources, listKey, "redis list '" + listKey + "' at " + masked);
+            return new Owned(c, client, resources);
         } catch (RuntimeException e) {
             if (client != null) {
                 client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
@@ -115,6 +160,13 @@ public final class RedisListDeadLetters implements DeadLetterSink, AutoCloseable
     @Override
     public void write(DeadLetter letter) {
         String envelope = envelope(letter);
+        StatefulRedisConnection<String, String> connection;
+        try {
+            connection = connection();
+        } catch (DeadLetterException e) {
+            throw new DeadLetterException("dead letter for job " + letter.jobId() + " not written: " + e.getMessage()
+                    + "; the job is not acknowledged", e);
+        }
         try {
             connection.sync().rpush(listKey, envelope);
         } catch (RuntimeException e) {
@@ -161,13 +213,13 @@ public final class RedisListDeadLetters implements DeadLetterSink, AutoCloseable
         }
     }
 
-    /** Closes the connection when this sink opened it ({@link #connect}); otherwise does nothing. */
+    /** Closes the connection when this sink opened it ({@link #connect}, {@link #atFirstWrite}); otherwise does nothing. */
     @Override
-    public void close() {
-        if (ownedClient != null) {
-            connection.close();
-            ownedClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-            ownedResources.shutdown(0, 2, java.util.concurrent.TimeUnit.SECONDS);
+    public synchronized void close() {
+        closed = true;
+        if (owned != null) {
+            owned.close();
+            owned = null;
         }
     }
 

@@ -57,24 +57,24 @@ public class SpringThumbnailWorker {
     }
 
     @Bean(destroyMethod = "close")
-    StatefulRedisConnection<String, String> results(RedisClient redis) {
-        return redis.connect();
+    Results results(RedisClient redis) {
+        return new Results(redis);
     }
 
     /** Dead letters in the stack's Redis list, each one's reason kept for the job's log line. */
     @Bean(destroyMethod = "")
     ReasonedDeadLetters deadLetters(GuardBrokers brokers, @Value("${" + StackContract.JOB_QUEUE + ":jobs}") String queue) {
-        return new ReasonedDeadLetters(RedisListDeadLetters.connect(brokers.target("redis").orElseThrow(),
-                queue + StackContract.DEAD_SUFFIX));
+        return new ReasonedDeadLetters(RedisListDeadLetters.atFirstWrite(brokers.target("redis").orElseThrow(),
+                queue + StackContract.DEAD_SUFFIX, Duration.ofSeconds(5)));
     }
 
     @Bean
-    GuardWorker<RedisJob> thumbnails(GuardWorkers workers, CrashSafeListQueue jobs, StatefulRedisConnection<String, String> results,
+    GuardWorker<RedisJob> thumbnails(GuardWorkers workers, CrashSafeListQueue jobs, Results results,
                                      @Value("${" + StackContract.JOB_QUEUE + ":jobs}") String queue) {
         return workers.worker(jobs, RedisJob::payload, job -> SourceInfo.redis(queue, null), (job, drain) -> {
             var o = job.object();
             String result = "{\"width\":" + o.getInt("width") + ",\"thumbnail\":\"" + o.getString("image") + "@" + o.getInt("width") + "\"}";
-            results.sync().hset(queue + StackContract.RESULTS_SUFFIX, o.getString("job_id"), result); // by id: idempotent
+            results.put(queue + StackContract.RESULTS_SUFFIX, o.getString("job_id"), result); // by id: idempotent
         });
     }
 
@@ -114,6 +114,35 @@ public class SpringThumbnailWorker {
                 }
             }
         };
+    }
+
+    /**
+     * The results hash's connection, opened with the first result. Spring makes every bean before
+     * guard's gate opens (the gate is a lifecycle phase), so a bean that connected when made would
+     * fail the start whenever Redis is not up yet; guard's queue and dead-letter sink wait for
+     * their first use the same way.
+     */
+    static final class Results implements AutoCloseable {
+        private final RedisClient redis;
+        private StatefulRedisConnection<String, String> connection;
+
+        Results(RedisClient redis) {
+            this.redis = redis;
+        }
+
+        synchronized void put(String hash, String id, String value) {
+            if (connection == null) {
+                connection = redis.connect();
+            }
+            connection.sync().hset(hash, id, value);
+        }
+
+        @Override
+        public synchronized void close() {
+            if (connection != null) {
+                connection.close();
+            }
+        }
     }
 
     /** A dead-letter sink that remembers each letter's reason by job id, for the log line. */
