@@ -74,17 +74,17 @@ class ConfigOriginTest {
         assertEquals(3, report.violations().size(), report.render());
     }
 
-    /** The sample in README.md's "Config guard" section is exactly what verify() throws for the incident. */
+    /** The sample in guard-core/README.md's "Config guard" section is exactly what verify() throws for the incident. */
     @Test
     void theReadmeSampleIsWhatVerifyThrows() throws Exception {
         ConfigViolationException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigViolationException.class, () ->
                 ConfigGuard.builder().environment(Map.of("CACHE_URL", "redis://redis:6379")).config(workerConfig(APPLICATION))
                         .inContainer(true).requirePath("redis.url", SettingType.URL).mustComeFromEnv("redis.url").build().verify());
-        Path readme = Path.of(System.getProperty("user.dir")).getParent().resolve("README.md");
+        Path readme = Path.of(System.getProperty("user.dir")).resolve("README.md");
         assertTrue(Files.exists(readme), "run from the guard-core module directory: " + readme + " not found");
         String text = Files.readString(readme);
         int start = text.indexOf("config guard found 3 errors");
-        assertTrue(start > 0, "README.md has no config guard sample");
+        assertTrue(start > 0, readme + " has no config guard sample");
         assertEquals(text.substring(start, text.indexOf("\n```", start)), e.getMessage());
     }
 

@@ -154,7 +154,7 @@ class ImageIT {
     }
 
     /**
-     * Figures for the README (printed, not asserted): image size, wall time and peak RSS of
+     * Figures for guard-init/README.md (printed, not asserted): image size, wall time and peak RSS of
      * {@code wait} on four ready local services, beside {@code java -version} in the same image.
      */
     @Test

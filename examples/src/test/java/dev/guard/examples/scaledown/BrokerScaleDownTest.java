@@ -33,7 +33,7 @@ class BrokerScaleDownTest {
     /*
      * Kafka is not here: its rows take a session timeout or a rebalance each, and beside two CPU hogs
      * the KRaft broker stopped answering (admin calls timed out) within the test's 10 minutes. Its
-     * rows are the Experiment command's (README); KafkaQueueTest covers the source in the suite.
+     * rows are the Experiment command's (examples/README.md); KafkaQueueTest covers the source in the suite.
      */
     @ParameterizedTest
     @EnumSource(value = Transport.Kind.class, names = {"RABBITMQ", "NATS"})
