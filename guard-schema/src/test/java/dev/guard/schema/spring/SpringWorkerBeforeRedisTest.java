@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.function.BooleanSupplier;
 import io.lettuce.core.RedisClient;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.InitializingBean;
@@ -98,10 +97,10 @@ class SpringWorkerBeforeRedisTest {
                 assertFalse(starting.await(starting::done, Duration.ofSeconds(1)), "it should wait through LOADING: " + starting);
                 redis.finishLoading();
                 redis.awaitLoaded(Duration.ofSeconds(60));
-                redis.command("LPUSH", queue, job("late-1", "width\":10"), "{\"id\":\"late-2\",\"image_url\":\"s3://x\",\"width\":5}");
+                redis.command("LPUSH", queue, SpringWorkerTest.job("late-1", "width\":10"), "{\"id\":\"late-2\",\"image_url\":\"s3://x\",\"width\":5}");
                 ctx = starting.awaitStarted(Duration.ofSeconds(60), "Redis up and loaded");
                 Ledger ledger = ctx.getBean(Ledger.class);
-                await(() -> ledger.reconcile().received() == 2 && ledger.reconcile().missing() == 0, "the two jobs to end");
+                SpringWorkerTest.await(() -> ledger.reconcile().received() == 2 && ledger.reconcile().missing() == 0, "the two jobs to end");
                 assertTrue(DONE.contains("late-1"), DONE.toString());
                 assertEquals(1L, ledger.reconcile().rejected());
                 assertTrue(redis.command("LRANGE", queue + ":dead", "0", "-1").contains("late-2"), "the skewed job is dead-lettered");
@@ -110,20 +109,6 @@ class SpringWorkerBeforeRedisTest {
                     ctx.close();
                 }
             }
-        }
-    }
-
-    private static String job(String id, String width) {
-        return "{\"job_id\":\"" + id + "\",\"image_url\":\"s3://img/" + id + "\",\"" + width + "}";
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > until) {
-                throw new AssertionError("waited 60 s for " + what);
-            }
-            Thread.sleep(20);
         }
     }
 }

@@ -123,11 +123,11 @@ class SpringWorkerTest {
         }
     }
 
-    private static String job(String id, String width) {
+    static String job(String id, String width) {
         return "{\"job_id\":\"" + id + "\",\"image_url\":\"s3://img/" + id + "\",\"" + width + "}";
     }
 
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+    static void await(BooleanSupplier condition, String what) throws InterruptedException {
         long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > until) {
