@@ -25,10 +25,10 @@ import picocli.CommandLine.Spec;
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-            "0:captured (single commands may have failed: see capture.txt)",
-            "64:usage error",
-            "69:docker / kubectl missing, or its first listing failed (no project, no cluster access)",
-            "70:internal error"
+            ExitCodes.OK + ":captured (single commands may have failed: see capture.txt)",
+            ExitCodes.USAGE + ":usage error",
+            ExitCodes.UNAVAILABLE + ":docker / kubectl missing, or its first listing failed (no project, no cluster access)",
+            ExitCodes.SOFTWARE + ":internal error"
         })
 final class CaptureCommand implements Callable<Integer> {
 

@@ -32,9 +32,9 @@ import picocli.CommandLine.ParentCommand;
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-            "0:every required variable is usable (warnings may be printed)",
-            "64:usage error (no name given, unknown type on the command line)",
-            "78:at least one violation (all are listed on stderr)"
+            ExitCodes.OK + ":every required variable is usable (warnings may be printed)",
+            ExitCodes.USAGE + ":usage error (no name given, unknown type on the command line)",
+            ExitCodes.CONFIG + ":at least one violation (all are listed on stderr)"
         })
 final class CheckEnvCommand implements Callable<Integer> {
 
@@ -61,16 +61,12 @@ final class CheckEnvCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        List<GuardSettings.Sourced<String>> names;
-        GuardSettings.Sourced<Boolean> loopback;
-        try {
-            GuardSettings settings = GuardSettings.load(root.env, config.file);
-            names = settings.list(require, "--require", GuardSettings.ENV_REQUIRE, "require", GuardSettings::splitNames);
-            loopback = settings.flag(allowLoopback, "--allow-loopback", GuardSettings.ENV_ALLOW_LOOPBACK, "allow-loopback");
-        } catch (GuardSettings.BadSetting e) {
-            err.println("guard-init check-env: " + e.getMessage());
-            return e.exitCode();
-        }
+        // a bad setting (here or below) ends the command through GuardInit's one path for them
+        GuardSettings settings = GuardSettings.load(root.env, config.file);
+        List<GuardSettings.Sourced<String>> names =
+                settings.list(require, "--require", GuardSettings.ENV_REQUIRE, "require", GuardSettings::splitNames);
+        GuardSettings.Sourced<Boolean> loopback =
+                settings.flag(allowLoopback, "--allow-loopback", GuardSettings.ENV_ALLOW_LOOPBACK, "allow-loopback");
         if (names.isEmpty()) {
             err.println("guard-init check-env: no variable to check. Action: give --require NAME (e.g. --require REDIS_URL:url), "
                     + "or set " + GuardSettings.ENV_REQUIRE + ", or guard.require in the --config file");
@@ -81,8 +77,8 @@ final class CheckEnvCommand implements Callable<Integer> {
             try {
                 GuardSettings.Requirement.parse(n.value()).addTo(b);
             } catch (IllegalArgumentException e) {
-                err.println("guard-init check-env: '" + n.value().trim() + "' (from " + n.origin() + ") " + e.getMessage());
-                return n.origin().startsWith("--") ? ExitCodes.USAGE : ExitCodes.CONFIG;
+                throw new GuardSettings.BadSetting(n.origin().startsWith("--") ? ExitCodes.USAGE : ExitCodes.CONFIG,
+                        "'" + n.value().trim() + "' (from " + n.origin() + ") " + e.getMessage());
             }
         }
         ConfigReport report = b.build().check();

@@ -32,11 +32,11 @@ import picocli.CommandLine.Spec;
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-            "0:a cause was determined (healthy included)",
-            "1:read the files, but no rule decided (cause: unknown)",
-            "64:usage error (no files, bad option)",
-            "65:a file cannot be read as a text log (missing, unreadable, binary)",
-            "70:internal error"
+            ExitCodes.OK + ":a cause was determined (healthy included)",
+            DiagnoseCommand.UNDETERMINED + ":read the files, but no rule decided (cause: unknown)",
+            ExitCodes.USAGE + ":usage error (no files, bad option)",
+            ExitCodes.DATA_ERROR + ":a file cannot be read as a text log (missing, unreadable, binary)",
+            ExitCodes.SOFTWARE + ":internal error"
         })
 final class DiagnoseCommand implements Callable<Integer> {
     /** cause: unknown. */

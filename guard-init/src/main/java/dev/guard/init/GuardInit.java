@@ -1,6 +1,7 @@
 package dev.guard.init;
 
 import dev.guard.ExitCodes;
+import dev.guard.config.GuardSettings;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.util.List;
@@ -26,16 +27,16 @@ import picocli.CommandLine.Command;
                 + "validates payloads, diagnoses captured logs.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-            "0:ok",
-            "1:not healthy (healthcheck)",
-            "64:usage error",
-            "65:invalid payload (validate)",
-            "66:payload file not found (validate)",
-            "69:not ready by the deadline (wait)",
-            "70:internal error",
-            "77:authentication refused (wait)",
-            "78:bad configuration or target",
-            "130/143:stopped by SIGINT/SIGTERM"
+            ExitCodes.OK + ":ok",
+            ExitCodes.UNHEALTHY + ":not healthy (healthcheck); no rule decided (diagnose)",
+            ExitCodes.USAGE + ":usage error",
+            ExitCodes.DATA_ERROR + ":invalid payload (validate)",
+            ExitCodes.NO_INPUT + ":payload file not found (validate)",
+            ExitCodes.UNAVAILABLE + ":not ready by the deadline (wait)",
+            ExitCodes.SOFTWARE + ":internal error",
+            ExitCodes.NO_PERMISSION + ":authentication refused (wait)",
+            ExitCodes.CONFIG + ":bad configuration or target",
+            ExitCodes.INTERRUPTED + "/" + ExitCodes.TERMINATED + ":stopped by SIGINT/SIGTERM"
         })
 public final class GuardInit implements Runnable {
 
@@ -114,7 +115,28 @@ public final class GuardInit implements Runnable {
             sub.getCommandSpec().exitCodeOnInvalidInput(ExitCodes.USAGE);
             sub.getCommandSpec().exitCodeOnExecutionException(ExitCodes.SOFTWARE);
         }
+        cl.setExecutionExceptionHandler(new SettingsErrors()); // after the subcommands: it is set on each
         return cl;
+    }
+
+    /**
+     * The one path for a bad setting (a flag, a {@code GUARD_*} variable or a {@code --config}
+     * value that does not parse, names nothing, or contradicts another): every command reads its
+     * settings and lets {@link GuardSettings.BadSetting} go; this prints
+     * {@code guard-init <command>: <what, from where, what to do>} and ends with the setting's exit
+     * code. {@code healthcheck} answers Compose's and Kubernetes' question, so a bad setting makes
+     * it unhealthy (1). Anything else is a bug: picocli prints it and exits 70.
+     */
+    static final class SettingsErrors implements CommandLine.IExecutionExceptionHandler {
+        @Override
+        public int handleExecutionException(Exception e, CommandLine cl, CommandLine.ParseResult parsed) throws Exception {
+            if (!(e instanceof GuardSettings.BadSetting bad)) {
+                throw e;
+            }
+            boolean healthcheck = cl.getCommand() instanceof HealthcheckCommand;
+            cl.getErr().println("guard-init " + cl.getCommandName() + ": " + (healthcheck ? "unhealthy: " : "") + bad.getMessage());
+            return healthcheck ? ExitCodes.UNHEALTHY : bad.exitCode();
+        }
     }
 
     /** Runs guard-init with the given writers and returns the exit code; never throws, never exits. */

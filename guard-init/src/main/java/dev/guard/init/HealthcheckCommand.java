@@ -28,9 +28,9 @@ import picocli.CommandLine.ParentCommand;
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-            "0:healthy: every target ready",
-            "1:not healthy (any state but ready, including a bad target URL)",
-            "64:usage error"
+            ExitCodes.OK + ":healthy: every target ready",
+            ExitCodes.UNHEALTHY + ":not healthy (any state but ready, including a bad target URL)",
+            ExitCodes.USAGE + ":usage error"
         })
 final class HealthcheckCommand implements Callable<Integer> {
 
@@ -60,17 +60,11 @@ final class HealthcheckCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        List<GuardSettings.Sourced<String>> resolved;
-        GuardSettings.Sourced<Duration> attempt;
-        try {
-            GuardSettings settings = GuardSettings.load(root.env, config.file);
-            resolved = WaitCommand.targets(settings, targets, extras);
-            attempt = settings.duration(attemptTimeout, "--attempt-timeout", GuardSettings.ENV_ATTEMPT_TIMEOUT,
-                    "attempt-timeout", WaitCommand.DEFAULT_ATTEMPT_TIMEOUT);
-        } catch (GuardSettings.BadSetting e) {
-            err.println("guard-init healthcheck: unhealthy: " + e.getMessage());
-            return ExitCodes.UNHEALTHY;
-        }
+        // a bad setting ends the command through GuardInit's one path for them (for healthcheck: unhealthy, 1)
+        GuardSettings settings = GuardSettings.load(root.env, config.file);
+        List<GuardSettings.Sourced<String>> resolved = WaitCommand.targets(settings, targets, extras);
+        GuardSettings.Sourced<Duration> attempt = settings.duration(attemptTimeout, "--attempt-timeout",
+                GuardSettings.ENV_ATTEMPT_TIMEOUT, "attempt-timeout", WaitCommand.DEFAULT_ATTEMPT_TIMEOUT);
         if (resolved.isEmpty()) {
             err.println("guard-init healthcheck: no target to check. Action: give TARGET arguments (e.g. "
                     + "redis://localhost:6379), or set " + GuardSettings.ENV_WAIT);

@@ -47,11 +47,11 @@ import picocli.CommandLine.ParentCommand;
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-            "0:every payload valid",
-            "64:usage error (no schema, no payload, an inline scalar, an empty input)",
-            "65:at least one payload invalid or not JSON",
-            "66:a payload file does not exist or cannot be read",
-            "78:the schema cannot be loaded, is not a valid JSON Schema, or a $ref in it cannot be resolved"
+            ExitCodes.OK + ":every payload valid",
+            ExitCodes.USAGE + ":usage error (no schema, no payload, an inline scalar, an empty input)",
+            ExitCodes.DATA_ERROR + ":at least one payload invalid or not JSON",
+            ExitCodes.NO_INPUT + ":a payload file does not exist or cannot be read",
+            ExitCodes.CONFIG + ":the schema cannot be loaded, is not a valid JSON Schema, or a $ref in it cannot be resolved"
         })
 final class ValidateCommand implements Callable<Integer> {
 
@@ -145,19 +145,14 @@ final class ValidateCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Optional<GuardSettings.Sourced<String>> schemaFile;
-        List<GuardSettings.Sourced<String>> refList;
-        boolean network;
-        try {
-            GuardSettings settings = GuardSettings.load(root.env, config.file);
-            schemaFile = settings.string(schema == null ? null : schema.toString(), "--schema", GuardSettings.ENV_SCHEMA, "schema");
-            refList = settings.list(refs, "--ref", GuardSettings.ENV_SCHEMA_REFS, "schema-refs", GuardSettings::splitNames);
-            network = settings.flag(networkRefs, "--allow-network-refs", GuardSettings.ENV_SCHEMA_NETWORK_REFS,
-                    "schema-network-refs").value();
-        } catch (GuardSettings.BadSetting e) {
-            err.println("guard-init validate: " + e.getMessage());
-            return e.exitCode();
-        }
+        // a bad setting ends the command through GuardInit's one path for them
+        GuardSettings settings = GuardSettings.load(root.env, config.file);
+        Optional<GuardSettings.Sourced<String>> schemaFile =
+                settings.string(schema == null ? null : schema.toString(), "--schema", GuardSettings.ENV_SCHEMA, "schema");
+        List<GuardSettings.Sourced<String>> refList =
+                settings.list(refs, "--ref", GuardSettings.ENV_SCHEMA_REFS, "schema-refs", GuardSettings::splitNames);
+        boolean network = settings.flag(networkRefs, "--allow-network-refs", GuardSettings.ENV_SCHEMA_NETWORK_REFS,
+                "schema-network-refs").value();
         Draft fallback = Draft.DRAFT_7;
         if (draft != null) {
             Optional<Draft> d = Draft.parse(draft);

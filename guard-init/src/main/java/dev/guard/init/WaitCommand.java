@@ -39,12 +39,12 @@ import picocli.CommandLine.ParentCommand;
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-            "0:every target ready",
-            "64:usage error (no target, bad flag)",
-            "69:not ready by the deadline",
-            "77:authentication refused (waiting cannot fix it)",
-            "78:bad target URL, TLS failure, Sentinel or Cluster announcing a loopback address, or bad GUARD_*/config setting",
-            "143:stopped by SIGTERM while waiting (130: SIGINT)"
+            ExitCodes.OK + ":every target ready",
+            ExitCodes.USAGE + ":usage error (no target, bad flag)",
+            ExitCodes.UNAVAILABLE + ":not ready by the deadline",
+            ExitCodes.NO_PERMISSION + ":authentication refused (waiting cannot fix it)",
+            ExitCodes.CONFIG + ":bad target URL, TLS failure, Sentinel or Cluster announcing a loopback address, or bad GUARD_*/config setting",
+            ExitCodes.TERMINATED + ":stopped by SIGTERM while waiting (" + ExitCodes.INTERRUPTED + ": SIGINT)"
         })
 final class WaitCommand implements Callable<Integer> {
 
@@ -81,22 +81,16 @@ final class WaitCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        List<GuardSettings.Sourced<String>> resolved;
-        GuardSettings.Sourced<Duration> deadline;
-        GuardSettings.Sourced<Duration> attempt;
-        try {
-            GuardSettings settings = GuardSettings.load(root.env, config.file);
-            resolved = targets(settings, targets, extras);
-            deadline = settings.duration(timeout, "--timeout", GuardSettings.ENV_TIMEOUT, "timeout", DEFAULT_TIMEOUT);
-            attempt = settings.duration(attemptTimeout, "--attempt-timeout", GuardSettings.ENV_ATTEMPT_TIMEOUT,
-                    "attempt-timeout", DEFAULT_ATTEMPT_TIMEOUT);
-            if (deadline.value().isZero() || attempt.value().isZero()) {
-                throw new GuardSettings.BadSetting(ExitCodes.CONFIG, "the timeout (from " + deadline.origin()
-                        + ") and attempt timeout (from " + attempt.origin() + ") must be more than zero");
-            }
-        } catch (GuardSettings.BadSetting e) {
-            err.println("guard-init wait: " + e.getMessage());
-            return e.exitCode();
+        // a bad setting ends the command through GuardInit's one path for them
+        GuardSettings settings = GuardSettings.load(root.env, config.file);
+        List<GuardSettings.Sourced<String>> resolved = targets(settings, targets, extras);
+        GuardSettings.Sourced<Duration> deadline =
+                settings.duration(timeout, "--timeout", GuardSettings.ENV_TIMEOUT, "timeout", DEFAULT_TIMEOUT);
+        GuardSettings.Sourced<Duration> attempt = settings.duration(attemptTimeout, "--attempt-timeout",
+                GuardSettings.ENV_ATTEMPT_TIMEOUT, "attempt-timeout", DEFAULT_ATTEMPT_TIMEOUT);
+        if (deadline.value().isZero() || attempt.value().isZero()) {
+            throw new GuardSettings.BadSetting(ExitCodes.CONFIG, "the timeout (from " + deadline.origin()
+                    + ") and attempt timeout (from " + attempt.origin() + ") must be more than zero");
         }
         if (resolved.isEmpty()) {
             err.println("guard-init wait: no target to wait for. Action: give TARGET arguments (e.g. redis://redis:6379), "

@@ -104,4 +104,62 @@ class GuardInitTest {
                 GuardSettings.splitTargets("redis://a:1, kafka://b:1,c:2?topics=x  nats://d:4222"));
         assertEquals(java.util.List.of("A", "B:url", "C"), GuardSettings.splitNames(" A,B:url  C "));
     }
+
+    /**
+     * The exit codes each command's help lists are the constants of {@link ExitCodes} (and
+     * diagnose's "no rule decided"), and the top-level help lists every constant: a code added to
+     * ExitCodes but not to the help, or a number typed in a help text, fails here.
+     */
+    @Test
+    void helpListsTheExitCodeConstants() throws Exception {
+        java.util.Set<Integer> constants = new java.util.TreeSet<>();
+        for (java.lang.reflect.Field f : ExitCodes.class.getFields()) {
+            constants.add(f.getInt(null));
+        }
+        java.io.PrintWriter sink = new java.io.PrintWriter(java.io.Writer.nullWriter());
+        picocli.CommandLine all = GuardInit.commandLine(Map.of(), System.in, sink, sink, "--help");
+        java.util.Set<Integer> top = listed(all);
+        assertEquals(constants, top, "guard-init --help lists every ExitCodes constant, and only those");
+        for (String name : GuardInit.COMMANDS) {
+            if (name.equals("help")) {
+                continue;
+            }
+            java.util.Set<Integer> codes = listed(all.getSubcommands().get(name));
+            assertTrue(!codes.isEmpty() && constants.containsAll(codes), name + " --help lists " + codes + ", not all of them constants " + constants);
+            assertTrue(codes.contains(ExitCodes.OK) && codes.contains(ExitCodes.USAGE), name + " --help lists " + codes);
+        }
+    }
+
+    private static java.util.Set<Integer> listed(picocli.CommandLine cl) {
+        java.util.Set<Integer> codes = new java.util.TreeSet<>();
+        for (String key : cl.getCommandSpec().usageMessage().exitCodeList().keySet()) {
+            for (String n : key.trim().split("/")) {
+                codes.add(Integer.parseInt(n.trim()));
+            }
+        }
+        return codes;
+    }
+
+    /**
+     * One path for a bad setting: each command that reads settings says
+     * {@code guard-init <command>: <what, from where>} and exits with the setting's code
+     * (healthcheck: unhealthy, 1). Here the --config file does not exist.
+     */
+    @Test
+    void aBadSettingEndsEveryCommandTheSameWay() {
+        String missing = "/nonexistent/guard-" + System.nanoTime() + ".conf";
+        Map<String, String[]> commands = new java.util.LinkedHashMap<>();
+        commands.put("check-env", new String[] {"check-env", "--config", missing, "--require", "REDIS_URL"});
+        commands.put("wait", new String[] {"wait", "--config", missing, "tcp://127.0.0.1:9"});
+        commands.put("validate", new String[] {"validate", "--config", missing, "--schema", "s.json", "{}"});
+        commands.put("healthcheck", new String[] {"healthcheck", "--config", missing, "tcp://127.0.0.1:9"});
+        for (Map.Entry<String, String[]> c : commands.entrySet()) {
+            Cli.Result r = Cli.run(Map.of(), c.getValue());
+            boolean health = c.getKey().equals("healthcheck");
+            assertEquals(health ? ExitCodes.UNHEALTHY : ExitCodes.CONFIG, r.code(), r.toString());
+            String prefix = "guard-init " + c.getKey() + ": " + (health ? "unhealthy: " : "");
+            assertTrue(r.err().startsWith(prefix) && r.err().contains(missing), c.getKey() + ": " + r);
+            assertTrue(!r.err().contains("at dev.guard"), "no stack trace: " + r);
+        }
+    }
 }
