@@ -3,9 +3,9 @@ package dev.guard.schema;
 import java.nio.charset.StandardCharsets;
 
 /** Realistic job payloads and the test schemas (shared by tests, the fuzz test and the benchmark). */
-public final class Jobs {
+public final class SamplePayloads {
 
-    private Jobs() {}
+    private SamplePayloads() {}
 
     /** The send-email and resize-image schemas from src/test/resources/schemas, with examples. */
     public static Schemas schemas() {

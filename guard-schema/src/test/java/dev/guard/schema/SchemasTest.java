@@ -17,24 +17,24 @@ import org.junit.jupiter.api.io.TempDir;
 
 class SchemasTest {
 
-    static final Schemas SCHEMAS = Jobs.schemas();
+    static final Schemas SCHEMAS = SamplePayloads.schemas();
     static final String ID = "https://guard.dev/schemas/send-email.v1.json";
 
     @Test
     void validPayloadIsAcceptedWithTheParsedObject() {
-        Verdict v = SCHEMAS.validate("send-email", Jobs.validBytes("j-1"));
+        Verdict v = SCHEMAS.validate("send-email", SamplePayloads.validBytes("j-1"));
         Accepted a = assertInstanceOf(Accepted.class, v, v::describe);
         assertEquals(ID, a.schemaId());
         assertEquals("j-1", a.object().getString("job_id"));
         assertEquals(129900, a.object().getJSONObject("params").getInt("amount_cents"));
-        assertInstanceOf(Accepted.class, SCHEMAS.validate("send-email", Jobs.valid("j-2")));
-        assertTrue(Jobs.validBytes("j-1").length > 900 && Jobs.validBytes("j-1").length < 1300,
-                "benchmark payload should be about 1 KB, is " + Jobs.validBytes("j-1").length);
+        assertInstanceOf(Accepted.class, SCHEMAS.validate("send-email", SamplePayloads.valid("j-2")));
+        assertTrue(SamplePayloads.validBytes("j-1").length > 900 && SamplePayloads.validBytes("j-1").length < 1300,
+                "benchmark payload should be about 1 KB, is " + SamplePayloads.validBytes("j-1").length);
     }
 
     @Test
     void renamedFieldIsInvalidWithPointerRuleSchemaIdAndRenameHint() {
-        Invalid inv = assertInstanceOf(Invalid.class, SCHEMAS.validate("send-email", Jobs.renamed("j-1")));
+        Invalid inv = assertInstanceOf(Invalid.class, SCHEMAS.validate("send-email", SamplePayloads.renamed("j-1")));
         assertEquals(ID, inv.schemaId());
         assertEquals(List.of(new SchemaViolation("#", "required", "required key [job_id] not found")), inv.violations());
         assertEquals(List.of("job_id missing, id present: renamed by the producer?"), inv.hints());
@@ -45,19 +45,19 @@ class SchemasTest {
     @Test
     void renameHintsForCaseChangeSharedStemAndSameRole() {
         Invalid camel = assertInstanceOf(Invalid.class, SCHEMAS.validate("send-email",
-                Jobs.valid("j").replace("\"job_id\":", "\"jobId\":")));
+                SamplePayloads.valid("j").replace("\"job_id\":", "\"jobId\":")));
         assertEquals(List.of("job_id missing, jobId present: renamed by the producer?"), camel.hints());
 
         Invalid stem = assertInstanceOf(Invalid.class, SCHEMAS.validate("send-email",
-                Jobs.valid("j").replace("\"user_email\":", "\"email\":")));
+                SamplePayloads.valid("j").replace("\"user_email\":", "\"email\":")));
         assertEquals(List.of("user_email missing, email present: renamed by the producer?"), stem.hints());
 
         Invalid role = assertInstanceOf(Invalid.class, SCHEMAS.validate("send-email",
-                Jobs.valid("j").replace("\"job_id\":", "\"uuid\":")));
+                SamplePayloads.valid("j").replace("\"job_id\":", "\"uuid\":")));
         assertEquals(List.of("job_id missing, uuid present (both look like identifiers): renamed by the producer?"), role.hints());
 
         Invalid inner = assertInstanceOf(Invalid.class, SCHEMAS.validate("send-email",
-                Jobs.valid("j").replace("\"first_name\":", "\"firstName\":")));
+                SamplePayloads.valid("j").replace("\"first_name\":", "\"firstName\":")));
         assertEquals("#/params", inner.violations().get(0).pointer());
         assertEquals(List.of("first_name missing at #/params, firstName present: renamed by the producer?"), inner.hints());
     }
@@ -65,14 +65,14 @@ class SchemasTest {
     @Test
     void noRenameHintWhenNothingCloseIsPresent() {
         Invalid inv = assertInstanceOf(Invalid.class, SCHEMAS.validate("send-email",
-                Jobs.valid("j").replace("\"template\":\"order-confirmation\",", "")));
+                SamplePayloads.valid("j").replace("\"template\":\"order-confirmation\",", "")));
         assertEquals("required", inv.violations().get(0).keyword());
         assertEquals(List.of(), inv.hints());
     }
 
     @Test
     void typeChangeIsNamedWithExpectedAndFoundTypes() {
-        Invalid inv = assertInstanceOf(Invalid.class, SCHEMAS.validate("send-email", Jobs.typeChanged(42)));
+        Invalid inv = assertInstanceOf(Invalid.class, SCHEMAS.validate("send-email", SamplePayloads.typeChanged(42)));
         assertEquals(2, inv.violations().size(), inv.describe());
         assertTrue(inv.violations().contains(new SchemaViolation("#/job_id", "type", "expected type: String, found: Integer")), inv.describe());
         assertTrue(inv.violations().contains(new SchemaViolation("#/attempt", "type", "expected type: Integer, found: String")), inv.describe());
@@ -82,7 +82,7 @@ class SchemasTest {
 
     @Test
     void extraNestingIsNamed() {
-        Invalid inv = assertInstanceOf(Invalid.class, SCHEMAS.validate("send-email", Jobs.nested("j-9")));
+        Invalid inv = assertInstanceOf(Invalid.class, SCHEMAS.validate("send-email", SamplePayloads.nested("j-9")));
         assertEquals(7, inv.violations().size(), inv.describe());
         assertTrue(inv.hints().contains("job_id missing, found at #/job/job_id: extra nesting by the producer?"), inv.hints().toString());
     }
@@ -95,7 +95,7 @@ class SchemasTest {
         assertTrue(m.reason().startsWith("not JSON: Unexpected character ('}'"), m.reason());
         assertTrue(m.reason().endsWith("at line 2, column 8 (offset 23)"), m.reason());
 
-        Malformed truncated = assertInstanceOf(Malformed.class, SCHEMAS.validate("send-email", Jobs.malformed("j")));
+        Malformed truncated = assertInstanceOf(Malformed.class, SCHEMAS.validate("send-email", SamplePayloads.malformed("j")));
         assertEquals(Malformed.Kind.NOT_JSON, truncated.kind());
         assertTrue(truncated.reason().contains("at line 1, column "), truncated.reason());
     }
@@ -103,7 +103,7 @@ class SchemasTest {
     @Test
     void sizeLimitIsCheckedBeforeParsing() {
         Schemas small = Schemas.builder().fromClasspath("send-email", "schemas/send-email.json").maxBytes(100).build();
-        byte[] big = Jobs.validBytes("j");
+        byte[] big = SamplePayloads.validBytes("j");
         Malformed m = assertInstanceOf(Malformed.class, small.validate("send-email", big));
         assertEquals(Malformed.Kind.TOO_LARGE, m.kind());
         assertEquals("payload is " + big.length + " bytes, larger than the limit of 100 bytes; not parsed", m.reason());
@@ -141,7 +141,7 @@ class SchemasTest {
         assertTrue(m.reason().startsWith("not valid UTF-8: Invalid UTF-8 middle byte 0x28"), m.reason());
         // huge integers stay exact and are then judged by the schema
         Invalid inv = assertInstanceOf(Invalid.class, SCHEMAS.validate("send-email",
-                Jobs.valid("j").replace("\"attempt\":0", "\"attempt\":123456789012345678901234567890")));
+                SamplePayloads.valid("j").replace("\"attempt\":0", "\"attempt\":123456789012345678901234567890")));
         assertEquals("#/attempt", inv.violations().get(0).pointer());
         assertEquals("maximum", inv.violations().get(0).keyword());
         assertNull(SCHEMAS.validate("send-email", (byte[]) null).describe().isEmpty() ? "" : null);
@@ -180,8 +180,8 @@ class SchemasTest {
     void selfTestFailsBootWhenAnExampleIsRejected() {
         SchemaSelfTestException e = assertThrows(SchemaSelfTestException.class, () -> Schemas.builder()
                 .fromClasspath("send-email", "schemas/send-email.json")
-                .example("send-email", Jobs.valid("ok"))
-                .example("send-email", Jobs.renamed("bad"))
+                .example("send-email", SamplePayloads.valid("ok"))
+                .example("send-email", SamplePayloads.renamed("bad"))
                 .build());
         assertEquals(List.of("example 2 for job type 'send-email' is rejected by its own schema: invalid against schema " + ID
                 + ": 1 violation: #: required key [job_id] not found (required); hint: job_id missing, id present: renamed by the producer?"),

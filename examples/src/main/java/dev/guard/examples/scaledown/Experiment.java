@@ -168,7 +168,7 @@ public final class Experiment {
         Row run() throws Exception {
             List<String> ids = new ArrayList<>(config.jobs());
             for (int i = 1; i <= config.jobs(); i++) {
-                ids.add(Jobs.id(i));
+                ids.add(JobWork.id(i));
             }
             // the broker's own count of what was queued, before any worker runs (kept with the keys for inspection)
             redis.set(enqueued(prefix), Long.toString(transport.enqueue(prefix, ids)));

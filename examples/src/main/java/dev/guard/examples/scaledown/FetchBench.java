@@ -116,14 +116,14 @@ public final class FetchBench {
             int jobs, int consumers) throws Exception {
         if (path == 2) {
             for (int i = 1; i <= jobs; i++) {
-                c.async().xadd(key, Map.of("job", Jobs.id(i)));
+                c.async().xadd(key, Map.of("job", JobWork.id(i)));
             }
             c.sync().xlen(key); // waits for the pipelined XADDs
         } else {
             for (int from = 1; from <= jobs; from += 1000) {
                 List<String> batch = new ArrayList<>();
                 for (int i = from; i < Math.min(jobs + 1, from + 1000); i++) {
-                    batch.add(Jobs.id(i));
+                    batch.add(JobWork.id(i));
                 }
                 c.sync().lpush(key, batch.toArray(new String[0]));
             }

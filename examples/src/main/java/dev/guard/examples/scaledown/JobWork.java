@@ -6,11 +6,11 @@ import java.util.SplittableRandom;
  * Job ids and their work, deterministic per id: most jobs take 5-14 ms in one step; 1 in
  * {@code slowOneIn} takes 1.0-2.5 s in 100 ms steps (the deadline is checked between steps).
  */
-final class Jobs {
+final class JobWork {
 
     static final long STEP_MILLIS = 100;
 
-    private Jobs() {}
+    private JobWork() {}
 
     static String id(int n) {
         return String.format("job-%06d", n);

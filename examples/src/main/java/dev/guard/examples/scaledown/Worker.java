@@ -100,7 +100,7 @@ public final class Worker {
         }
         boolean checkpoints = mode != Mode.GRACEFUL;
         JobHandler<J> handler = (job, d) -> {
-            for (long step : Jobs.steps(source.idOf(job), slowOneIn)) {
+            for (long step : JobWork.steps(source.idOf(job), slowOneIn)) {
                 if (checkpoints) {
                     d.checkpoint();
                 }
@@ -123,7 +123,7 @@ public final class Worker {
                 continue;
             }
             String id = source.idOf(job.get());
-            for (long step : Jobs.steps(id, slowOneIn)) {
+            for (long step : JobWork.steps(id, slowOneIn)) {
                 Thread.sleep(step);
             }
             sink.write(id, workerId);

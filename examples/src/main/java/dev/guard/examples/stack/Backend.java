@@ -69,18 +69,18 @@ public final class Backend {
       redis.set(StackContract.READY_MARKER_KEY, Long.toString(readyAt));
       LOG.info("ready marker set at {}", readyAt);
 
-      List<Jobs.Job> jobs = Jobs.generate(runId, count, skewed);
+      List<ThumbnailJobs.Job> jobs = ThumbnailJobs.generate(runId, count, skewed);
       if (manifest != null) {
         writeManifest(Path.of(manifest), jobs);
       }
       if ("amqp".equals(broker)) {
         publishAmqp(env.get(StackContract.AMQP_URL), queue, jobs);
       } else {
-        for (Jobs.Job job : jobs) {
+        for (ThumbnailJobs.Job job : jobs) {
           redis.lpush(queue, job.json());
         }
       }
-      long skewedCount = jobs.stream().filter(j -> j.skew() != Jobs.Skew.NONE).count();
+      long skewedCount = jobs.stream().filter(j -> j.skew() != ThumbnailJobs.Skew.NONE).count();
       LOG.info("enqueued {} jobs to {} {} ({} with schema skew)", jobs.size(), broker, queue, skewedCount);
       return 0;
     } catch (Exception e) {
@@ -132,9 +132,9 @@ public final class Backend {
     LOG.info("populated redis: 1000 cache entries in {} ms", (System.nanoTime() - started) / 1_000_000);
   }
 
-  private static void writeManifest(Path file, List<Jobs.Job> jobs) throws IOException {
+  private static void writeManifest(Path file, List<ThumbnailJobs.Job> jobs) throws IOException {
     StringBuilder out = new StringBuilder();
-    for (Jobs.Job job : jobs) {
+    for (ThumbnailJobs.Job job : jobs) {
       out.append(job.id()).append(' ').append(job.skew().label()).append('\n');
     }
     Files.createDirectories(file.toAbsolutePath().getParent());
@@ -143,7 +143,7 @@ public final class Backend {
     Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
   }
 
-  private static void publishAmqp(String amqpUrl, String queue, List<Jobs.Job> jobs) throws Exception {
+  private static void publishAmqp(String amqpUrl, String queue, List<ThumbnailJobs.Job> jobs) throws Exception {
     if (amqpUrl == null || amqpUrl.isBlank()) {
       throw new IllegalStateException("JOB_BROKER=amqp but AMQP_URL is not set");
     }
@@ -162,7 +162,7 @@ public final class Backend {
         Channel channel = connection.createChannel()) {
       channel.queueDeclare(queue, true, false, false, null);
       channel.confirmSelect();
-      for (Jobs.Job job : jobs) {
+      for (ThumbnailJobs.Job job : jobs) {
         channel.basicPublish("", queue, MessageProperties.PERSISTENT_TEXT_PLAIN,
             job.json().getBytes(StandardCharsets.UTF_8));
       }

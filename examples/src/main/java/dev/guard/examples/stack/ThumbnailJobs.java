@@ -12,7 +12,7 @@ import java.util.Random;
  * with the schema skew of the write-ups: {@code job_id} renamed to {@code id} on the producer
  * side, or {@code width} sent as a string ({@code "320px"}) instead of an integer.
  */
-public final class Jobs {
+public final class ThumbnailJobs {
   /** How a job's payload differs from the contract. */
   public enum Skew {
     /** As the contract says. */
@@ -39,7 +39,7 @@ public final class Jobs {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private Jobs() {}
+  private ThumbnailJobs() {}
 
   /**
    * {@code count} jobs with ids {@code <runId>-000...}; {@code skewed} of them, spread over the

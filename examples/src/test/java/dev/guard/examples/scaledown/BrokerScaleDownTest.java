@@ -66,7 +66,7 @@ class BrokerScaleDownTest {
         Set<String> results = new HashSet<>(redis.hkeys(Sink.results(row.keyPrefix())));
         int lost = 0;
         for (int i = 1; i <= config.jobs(); i++) {
-            if (!results.contains(Jobs.id(i))) {
+            if (!results.contains(JobWork.id(i))) {
                 lost++;
             }
         }

@@ -74,7 +74,7 @@ class ScaleDownExperimentTest {
             }
             List<String> lost = new ArrayList<>();
             for (int i = 1; i <= jobs; i++) {
-                String id = Jobs.id(i);
+                String id = JobWork.id(i);
                 if (!results.contains(id) && !dead.contains(id)) {
                     lost.add(id);
                 }
@@ -96,7 +96,7 @@ class ScaleDownExperimentTest {
         assertEquals(0, seen.stillQueued(), "nothing may be left queued, handed back or in flight after the run: " + where);
         Set<String> ids = new TreeSet<>();
         for (int i = 1; i <= config.jobs(); i++) {
-            ids.add(Jobs.id(i));
+            ids.add(JobWork.id(i));
         }
         assertTrue(ids.containsAll(seen.results()), "the sink may only hold enqueued ids: " + where);
         assertTrue(ids.containsAll(seen.dead()), "the dead list may only hold enqueued ids: " + where);

@@ -12,19 +12,19 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The backend's jobs against the worker's real schema: the contract ones pass, the skewed ones do not. */
-class JobsTest {
+class ThumbnailJobsTest {
   private final Schemas schemas = Schemas.builder()
       .fromClasspath(GuardedWorker.JOB_TYPE, "schemas/thumbnail.schema.json").build();
 
   @Test
   void hundredJobsThreeSkewedEachRejectedByTheSchemaTheRestAccepted() {
-    List<Jobs.Job> jobs = Jobs.generate("rX", 100, 3);
-    assertEquals(100, jobs.stream().map(Jobs.Job::id).distinct().count());
-    assertEquals(2, jobs.stream().filter(j -> j.skew() == Jobs.Skew.RENAMED_ID).count());
-    assertEquals(1, jobs.stream().filter(j -> j.skew() == Jobs.Skew.WIDTH_AS_STRING).count());
-    for (Jobs.Job job : jobs) {
+    List<ThumbnailJobs.Job> jobs = ThumbnailJobs.generate("rX", 100, 3);
+    assertEquals(100, jobs.stream().map(ThumbnailJobs.Job::id).distinct().count());
+    assertEquals(2, jobs.stream().filter(j -> j.skew() == ThumbnailJobs.Skew.RENAMED_ID).count());
+    assertEquals(1, jobs.stream().filter(j -> j.skew() == ThumbnailJobs.Skew.WIDTH_AS_STRING).count());
+    for (ThumbnailJobs.Job job : jobs) {
       Verdict v = schemas.validate(GuardedWorker.JOB_TYPE, job.json());
-      if (job.skew() == Jobs.Skew.NONE) {
+      if (job.skew() == ThumbnailJobs.Skew.NONE) {
         assertInstanceOf(Accepted.class, v, job.json());
       } else {
         assertInstanceOf(Invalid.class, v, job.json());

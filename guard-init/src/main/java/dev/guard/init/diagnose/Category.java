@@ -36,7 +36,7 @@ enum Category {
         return label;
     }
 
-    static Category of(Signal.Type type, String host, int port, Endpoints endpoints) {
+    static Category of(Signal.Type type, String host, int port, KnownEndpoints endpoints) {
         if (type == Signal.Type.LOADING) {
             return LOADING;
         }

@@ -12,7 +12,7 @@ import java.util.Map;
  * Cluster announced and when it failed over; and what the backend enqueued.
  */
 final class Context {
-    final Endpoints endpoints;
+    final KnownEndpoints endpoints;
     Instant dependencyReady;
     boolean dependencyKilledMidLoad;
     /** Per dependency group, the lines that show it was killed or restarted. */
@@ -31,7 +31,7 @@ final class Context {
     private final Map<String, List<Evidence>> topologyEvidence = new LinkedHashMap<>();
     private final java.util.Set<String> evidenced = new java.util.HashSet<>();
 
-    Context(Endpoints endpoints) {
+    Context(KnownEndpoints endpoints) {
         this.endpoints = endpoints;
     }
 

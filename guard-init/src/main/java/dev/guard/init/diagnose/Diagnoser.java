@@ -50,7 +50,7 @@ public final class Diagnoser {
     }
 
     private Diagnosis decide(Intake intake) {
-        Endpoints known = new Endpoints();
+        KnownEndpoints known = new KnownEndpoints();
         for (String e : endpoints) {
             known.add(e, "--endpoint");
         }

@@ -1,25 +1,27 @@
 package dev.guard.init.diagnose;
 
+import dev.guard.endpoint.Endpoint;
+import dev.guard.endpoint.Endpoints;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /** The endpoints a host named in an error is checked against, each with where it came from. */
-final class Endpoints {
+final class KnownEndpoints {
     /** host -> port (0: any port). */
     private final Map<String, Integer> hosts = new LinkedHashMap<>();
     private final Map<String, String> origins = new LinkedHashMap<>();
 
     /** Adds every host of {@code value} ({@code redis}, {@code redis:6379}, {@code redis://redis:6379/0}, {@code b1:9092,b2:9092}). */
     void add(String value, String origin) {
-        List<dev.guard.endpoint.Endpoint> parsed;
+        List<Endpoint> parsed;
         try {
-            parsed = dev.guard.endpoint.Endpoints.parse(value.trim());
+            parsed = Endpoints.parse(value.trim());
         } catch (IllegalArgumentException e) {
             return; // Diagnoser.Builder refused a bad --endpoint; a group name that does not parse names no host
         }
-        for (dev.guard.endpoint.Endpoint e : parsed) {
+        for (Endpoint e : parsed) {
             add(Hosts.clean(e.host()), e.portGiven() ? e.port() : 0, origin);
         }
     }

@@ -26,7 +26,7 @@ final class Rules {
 
     private Rules() {}
 
-    static Diagnosis decide(Intake in, Endpoints endpoints) {
+    static Diagnosis decide(Intake in, KnownEndpoints endpoints) {
         List<String> notes = new ArrayList<>(in.notes());
         Map<String, Group> groups = in.groups();
         assignRoles(groups);

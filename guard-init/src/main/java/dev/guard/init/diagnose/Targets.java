@@ -22,7 +22,7 @@ final class Targets {
     private final Map<String, Target> byLabel;
     private final Map<Category, List<Target>> byCategory = new EnumMap<>(Category.class);
 
-    Targets(Group g, Endpoints endpoints) {
+    Targets(Group g, KnownEndpoints endpoints) {
         Map<String, List<Span>> spans = new LinkedHashMap<>();
         Map<String, Set<ErrorKey>> keys = new LinkedHashMap<>();
         Map<String, Category> categories = new LinkedHashMap<>();

@@ -7,6 +7,6 @@ package dev.guard.schema.boundary;
  * @param <T> what the handler receives: {@link dev.guard.schema.Accepted} unless the boundary maps it
  */
 @FunctionalInterface
-public interface JobHandler<T> {
+public interface AcceptedJobHandler<T> {
     void handle(T job) throws Exception;
 }

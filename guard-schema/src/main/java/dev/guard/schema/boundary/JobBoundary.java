@@ -101,7 +101,7 @@ public final class JobBoundary<T> {
      * @throws DeadLetterException when a rejected/failed job's dead letter could not be written: do
      *                             not ack; the ledger keeps the job as missing
      */
-    public Outcome handle(byte[] payload, SourceInfo source, JobHandler<T> handler) {
+    public Outcome handle(byte[] payload, SourceInfo source, AcceptedJobHandler<T> handler) {
         Objects.requireNonNull(handler, "handler");
         SourceInfo src = source == null ? SourceInfo.unknown() : source;
         Object parsed = schemas.parse(payload);

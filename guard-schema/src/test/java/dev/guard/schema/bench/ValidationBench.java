@@ -3,7 +3,7 @@ package dev.guard.schema.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.guard.schema.Accepted;
-import dev.guard.schema.Jobs;
+import dev.guard.schema.SamplePayloads;
 import dev.guard.schema.Schemas;
 import dev.guard.schema.Verdict;
 import dev.guard.schema.boundary.JobBoundary;
@@ -50,11 +50,11 @@ public class ValidationBench {
 
     @Setup
     public void setUp() {
-        schemas = Jobs.schemas();
-        valid = Jobs.validBytes("j-bench-000001");
-        renamed = Jobs.renamed("j-bench-000001").getBytes(StandardCharsets.UTF_8);
-        typeChanged = Jobs.typeChanged(4242).getBytes(StandardCharsets.UTF_8);
-        validText = Jobs.valid("j-bench-000001");
+        schemas = SamplePayloads.schemas();
+        valid = SamplePayloads.validBytes("j-bench-000001");
+        renamed = SamplePayloads.renamed("j-bench-000001").getBytes(StandardCharsets.UTF_8);
+        typeChanged = SamplePayloads.typeChanged(4242).getBytes(StandardCharsets.UTF_8);
+        validText = SamplePayloads.valid("j-bench-000001");
         mapper = new ObjectMapper();
         boundary = JobBoundary.builder().schemas(schemas).jobType("send-email").deadLetters(new InMemoryDeadLetters())
                 .consumer("bench").build();

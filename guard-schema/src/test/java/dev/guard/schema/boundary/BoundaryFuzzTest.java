@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.guard.schema.Accepted;
-import dev.guard.schema.Jobs;
+import dev.guard.schema.SamplePayloads;
 import dev.guard.schema.Malformed;
 import dev.guard.schema.Schemas;
 import dev.guard.schema.deadletter.DeadLetter;
@@ -83,7 +83,7 @@ class BoundaryFuzzTest {
         Case generate(int i, Random r);
     }
 
-    static final Schemas SCHEMAS = Jobs.schemas();
+    static final Schemas SCHEMAS = SamplePayloads.schemas();
 
     @Test
     void everyPayloadEndsInTheOutcomeItsConstructionDemands() {
@@ -238,7 +238,7 @@ class BoundaryFuzzTest {
             }),
             Map.entry("structural-break", BoundaryFuzzTest::structuralBreak),
             Map.entry("deep-nesting", BoundaryFuzzTest::deepNesting),
-            Map.entry("extra-nesting", (i, r) -> new Case(utf8(Jobs.nested("fz-" + i)), Expected.INVALID)),
+            Map.entry("extra-nesting", (i, r) -> new Case(utf8(SamplePayloads.nested("fz-" + i)), Expected.INVALID)),
             Map.entry("hostile-token", BoundaryFuzzTest::hostileToken),
             Map.entry("random-json", (i, r) -> {
                 boolean[] duplicate = {false};
@@ -252,7 +252,7 @@ class BoundaryFuzzTest {
             })));
 
     static String valid(int i) {
-        return Jobs.valid("fz-" + i);
+        return SamplePayloads.valid("fz-" + i);
     }
 
     /** Another value the schema allows, per field. */

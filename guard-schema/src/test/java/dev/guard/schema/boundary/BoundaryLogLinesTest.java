@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.guard.schema.Accepted;
-import dev.guard.schema.Jobs;
+import dev.guard.schema.SamplePayloads;
 import dev.guard.schema.deadletter.DeadLetterException;
 import dev.guard.schema.deadletter.InMemoryDeadLetters;
 import java.nio.charset.StandardCharsets;
@@ -57,17 +57,17 @@ class BoundaryLogLinesTest {
     @Test
     void oneLinePerNonProcessedJobWithIdAndReason() {
         InMemoryDeadLetters sink = new InMemoryDeadLetters();
-        JobBoundary<Accepted> b = JobBoundary.builder().schemas(Jobs.schemas()).jobType("send-email").deadLetters(sink)
+        JobBoundary<Accepted> b = JobBoundary.builder().schemas(SamplePayloads.schemas()).jobType("send-email").deadLetters(sink)
                 .consumer("mailer-1").build();
         SourceInfo src = SourceInfo.amqp("emails", "m-9");
-        b.handle(Jobs.validBytes("ok"), src, job -> { });
-        b.handle(Jobs.renamed("r-1").getBytes(StandardCharsets.UTF_8), src, job -> { });
-        b.handle(Jobs.validBytes("f-1"), src, job -> {
+        b.handle(SamplePayloads.validBytes("ok"), src, job -> { });
+        b.handle(SamplePayloads.renamed("r-1").getBytes(StandardCharsets.UTF_8), src, job -> { });
+        b.handle(SamplePayloads.validBytes("f-1"), src, job -> {
             throw new IllegalStateException("token=abc123 expired");
         });
         b.handedBack("h-1");
         sink.failing(true);
-        assertThrows(DeadLetterException.class, () -> b.handle(Jobs.renamed("d-1").getBytes(StandardCharsets.UTF_8), src, job -> { }));
+        assertThrows(DeadLetterException.class, () -> b.handle(SamplePayloads.renamed("d-1").getBytes(StandardCharsets.UTF_8), src, job -> { }));
 
         assertEquals(4, lines.size(), lines.toString());
         assertEquals("WARN job r-1 rejected by consumer mailer-1 from amqp:emails#m-9: invalid against schema "

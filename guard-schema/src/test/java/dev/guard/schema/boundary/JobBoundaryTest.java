@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.guard.schema.Accepted;
-import dev.guard.schema.Jobs;
+import dev.guard.schema.SamplePayloads;
 import dev.guard.schema.Schemas;
 import dev.guard.schema.deadletter.DeadLetter;
 import dev.guard.schema.deadletter.DeadLetterException;
@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 
 class JobBoundaryTest {
 
-    static final Schemas SCHEMAS = Jobs.schemas();
+    static final Schemas SCHEMAS = SamplePayloads.schemas();
     static final Instant T = Instant.parse("2026-11-30T09:00:00Z");
 
     final InMemoryDeadLetters sink = new InMemoryDeadLetters();
@@ -34,7 +34,7 @@ class JobBoundaryTest {
     @Test
     void validJobIsProcessedAndNothingIsDeadLettered() {
         List<String> seen = new ArrayList<>();
-        assertEquals(Outcome.PROCESSED, boundary.handle(Jobs.validBytes("j-1"), src,
+        assertEquals(Outcome.PROCESSED, boundary.handle(SamplePayloads.validBytes("j-1"), src,
                 job -> seen.add(job.object().getString("job_id"))));
         assertEquals(List.of("j-1"), seen);
         assertEquals(List.of(), sink.letters());
@@ -43,7 +43,7 @@ class JobBoundaryTest {
 
     @Test
     void renamedFieldIsRejectedDeadLetteredWithReasonAndTheHandlerNeverRuns() {
-        byte[] payload = Jobs.renamed("j-7").getBytes(StandardCharsets.UTF_8);
+        byte[] payload = SamplePayloads.renamed("j-7").getBytes(StandardCharsets.UTF_8);
         assertEquals(Outcome.REJECTED, boundary.handle(payload, src, job -> {
             throw new AssertionError("handler must not run for an invalid job");
         }));
@@ -84,7 +84,7 @@ class JobBoundaryTest {
 
     @Test
     void handlerExceptionIsFailedDeadLetteredWithTheExceptionAndSecretsMasked() {
-        Outcome o = boundary.handle(Jobs.validBytes("j-2"), src, job -> {
+        Outcome o = boundary.handle(SamplePayloads.validBytes("j-2"), src, job -> {
             throw new IllegalStateException("smtp refused: smtp://mailer:hunter2@smtp.example.com:587 said 421",
                     new java.io.IOException("password=hunter2 rejected"));
         });
@@ -102,11 +102,11 @@ class JobBoundaryTest {
     void deadLetterFailureIsLoudAndLeavesTheJobMissing() {
         sink.failing(true);
         DeadLetterException e = assertThrows(DeadLetterException.class,
-                () -> boundary.handle(Jobs.renamed("j-3").getBytes(StandardCharsets.UTF_8), src, job -> { }));
+                () -> boundary.handle(SamplePayloads.renamed("j-3").getBytes(StandardCharsets.UTF_8), src, job -> { }));
         assertEquals("in-memory sink told to fail (job j-3)", e.getMessage());
         RuntimeException handlerError = new RuntimeException("boom");
         DeadLetterException e2 = assertThrows(DeadLetterException.class,
-                () -> boundary.handle(Jobs.validBytes("j-4"), src, job -> {
+                () -> boundary.handle(SamplePayloads.validBytes("j-4"), src, job -> {
                     throw handlerError;
                 }));
         assertSame(handlerError, e2.getSuppressed()[0], "the handler's exception travels with the dead-letter failure");
@@ -117,7 +117,7 @@ class JobBoundaryTest {
 
     @Test
     void anErrorFromTheHandlerPropagatesAndTheJobStaysMissing() {
-        assertThrows(StackOverflowError.class, () -> boundary.handle(Jobs.validBytes("j-5"), src, job -> {
+        assertThrows(StackOverflowError.class, () -> boundary.handle(SamplePayloads.validBytes("j-5"), src, job -> {
             throw new StackOverflowError("simulated");
         }));
         assertEquals(List.of("j-5"), boundary.ledger().reconcile().missingIds());
@@ -129,7 +129,7 @@ class JobBoundaryTest {
         JobBoundary<String> b = JobBoundary.builder().schemas(SCHEMAS).jobTypeField("type").deadLetters(s).consumer("c")
                 .map(a -> a.object().getString("template")).build();
         List<String> templates = new ArrayList<>();
-        assertEquals(Outcome.PROCESSED, b.handle(Jobs.validBytes("a"), null, templates::add));
+        assertEquals(Outcome.PROCESSED, b.handle(SamplePayloads.validBytes("a"), null, templates::add));
         assertEquals(List.of("order-confirmation"), templates);
         assertEquals(Outcome.REJECTED, b.handle("{\"type\":\"fax\",\"job_id\":\"f-1\"}".getBytes(StandardCharsets.UTF_8), null, templates::add));
         assertEquals("malformed (unknown_job_type): no schema registered for job type 'fax' (registered: send-email, resize-image)",

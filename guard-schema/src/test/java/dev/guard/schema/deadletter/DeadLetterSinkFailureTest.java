@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.guard.schema.Accepted;
-import dev.guard.schema.Jobs;
+import dev.guard.schema.SamplePayloads;
 import dev.guard.schema.boundary.JobBoundary;
 import dev.guard.schema.boundary.Outcome;
 import dev.guard.schema.boundary.SourceInfo;
@@ -36,22 +36,22 @@ class DeadLetterSinkFailureTest {
         try (RedisServer redis = RedisServer.builder().build().start()) {
             RedisListDeadLetters sink = RedisListDeadLetters.connect(redis.uri(), "dead", SINK_TIMEOUT);
             try {
-                JobBoundary<Accepted> boundary = JobBoundary.builder().schemas(Jobs.schemas()).jobType("send-email")
+                JobBoundary<Accepted> boundary = JobBoundary.builder().schemas(SamplePayloads.schemas()).jobType("send-email")
                         .deadLetters(sink).consumer("mailer").build();
                 SourceInfo src = SourceInfo.redis("jobs", null);
-                assertEquals(Outcome.REJECTED, boundary.handle(bytes(Jobs.renamed("before-stop")), src, job -> { }));
-                assertEquals(Outcome.PROCESSED, boundary.handle(Jobs.validBytes("ok-1"), src, job -> { }));
+                assertEquals(Outcome.REJECTED, boundary.handle(bytes(SamplePayloads.renamed("before-stop")), src, job -> { }));
+                assertEquals(Outcome.PROCESSED, boundary.handle(SamplePayloads.validBytes("ok-1"), src, job -> { }));
 
                 redis.stop();
 
                 DeadLetterException rejected = assertThrows(DeadLetterException.class,
-                        () -> boundary.handle(bytes(Jobs.renamed("after-stop")), src, job -> { }));
+                        () -> boundary.handle(bytes(SamplePayloads.renamed("after-stop")), src, job -> { }));
                 assertTrue(rejected.getMessage().startsWith("dead letter for job after-stop not written to redis list 'dead' at redis://127.0.0.1:"
                         + redis.port() + ": "), rejected.getMessage());
                 assertTrue(rejected.getMessage().endsWith("; the job is not acknowledged"), rejected.getMessage());
 
                 DeadLetterException failed = assertThrows(DeadLetterException.class,
-                        () -> boundary.handle(Jobs.validBytes("failing-after-stop"), src, job -> {
+                        () -> boundary.handle(SamplePayloads.validBytes("failing-after-stop"), src, job -> {
                             throw new IllegalStateException("downstream is down too");
                         }));
                 assertEquals("downstream is down too", failed.getSuppressed()[0].getMessage());

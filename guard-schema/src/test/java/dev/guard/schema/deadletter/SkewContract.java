@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.guard.schema.Accepted;
-import dev.guard.schema.Jobs;
+import dev.guard.schema.SamplePayloads;
 import dev.guard.schema.Schemas;
 import dev.guard.schema.boundary.JobBoundary;
 import dev.guard.schema.boundary.Outcome;
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 abstract class SkewContract {
 
-    static final Schemas SCHEMAS = Jobs.schemas();
+    static final Schemas SCHEMAS = SamplePayloads.schemas();
 
     /** One letter as read back from the server: the body and the metadata by short name (reason, job_id, ...). */
     record ReadBack(byte[] body, Map<String, String> meta) {}
@@ -50,11 +50,11 @@ abstract class SkewContract {
         JobBoundary<Accepted> boundary = JobBoundary.builder().schemas(SCHEMAS).jobType("send-email")
                 .deadLetters(sink()).consumer("skew-test").build();
         String renamedId = unique + "-renamed";
-        byte[] renamed = Jobs.renamed(renamedId).getBytes(StandardCharsets.UTF_8);
-        byte[] typeChanged = Jobs.typeChanged(4242).getBytes(StandardCharsets.UTF_8);
-        byte[] nested = Jobs.nested(unique + "-nested").getBytes(StandardCharsets.UTF_8);
-        byte[] malformed = Jobs.malformed(unique + "-malformed").getBytes(StandardCharsets.UTF_8);
-        byte[] failing = Jobs.validBytes(unique + "-failing");
+        byte[] renamed = SamplePayloads.renamed(renamedId).getBytes(StandardCharsets.UTF_8);
+        byte[] typeChanged = SamplePayloads.typeChanged(4242).getBytes(StandardCharsets.UTF_8);
+        byte[] nested = SamplePayloads.nested(unique + "-nested").getBytes(StandardCharsets.UTF_8);
+        byte[] malformed = SamplePayloads.malformed(unique + "-malformed").getBytes(StandardCharsets.UTF_8);
+        byte[] failing = SamplePayloads.validBytes(unique + "-failing");
 
         assertEquals(Outcome.REJECTED, boundary.handle(renamed, src("m-1"), job -> { }));
         assertEquals(Outcome.REJECTED, boundary.handle(typeChanged, src("m-2"), job -> { }));
