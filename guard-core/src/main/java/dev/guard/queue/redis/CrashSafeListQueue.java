@@ -208,7 +208,9 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
 
     @Override
     public Optional<RedisJob> fetch() {
-        open();
+        if (!opened) { // read without the lock: fetch is the hot path, open() happens once
+            open();
+        }
         settle();
         returnStranded();
         if (prefetched != null) {

@@ -26,7 +26,7 @@ public final class FallbackListQueue implements JobSource<RedisJob> {
     private final Function<String, String> idOf;
     private final RedisClient client;
     /** Opened at the first fetch: building the queue sends no command. */
-    private StatefulRedisConnection<String, String> connection;
+    private volatile StatefulRedisConnection<String, String> connection;
     private boolean closed;
 
     FallbackListQueue(Builder b) {
@@ -39,8 +39,14 @@ public final class FallbackListQueue implements JobSource<RedisJob> {
         this.client = b.client;
     }
 
+    /** The connection, read without the lock once it is open (every fetch asks for it). */
+    private StatefulRedisConnection<String, String> connection() {
+        StatefulRedisConnection<String, String> c = connection;
+        return c != null ? c : open();
+    }
+
     /** Connects once, at the first fetch, so the queue can be built before Redis is up. */
-    private synchronized StatefulRedisConnection<String, String> connection() {
+    private synchronized StatefulRedisConnection<String, String> open() {
         if (closed) {
             throw new IllegalStateException("guard list queue '" + queue + "' is closed");
         }
@@ -108,6 +114,7 @@ public final class FallbackListQueue implements JobSource<RedisJob> {
         closed = true;
         if (connection != null) {
             connection.close();
+            connection = null; // a later fetch finds the queue closed, not a closed connection
         }
     }
 

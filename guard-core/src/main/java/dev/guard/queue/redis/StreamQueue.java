@@ -152,7 +152,9 @@ public final class StreamQueue implements JobSource<RedisJob> {
 
     @Override
     public Optional<RedisJob> fetch() {
-        open();
+        if (!opened) { // read without the lock: fetch is the hot path, open() happens once
+            open();
+        }
         settle();
         // probe for abandoned entries at most every min(claimMinIdle, 1 s), or again at once after a find
         long now = System.nanoTime();
