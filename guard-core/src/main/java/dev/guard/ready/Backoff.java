@@ -10,8 +10,8 @@ import java.util.Objects;
  * low cap, so readiness is noticed within tens of milliseconds while a target sees at most
  * about {@code 1 / (maxDelay * (1 - jitter))} attempts per second.
  *
- * <p>The schedule is failsafe's ({@link RetryPolicy#builder()} with {@code withBackoff} and
- * {@code withJitter}); {@link #retryPolicy()} also aborts on results whose state is not
+ * <p>The schedule is failsafe's ({@code RetryPolicy.builder()} with {@code withBackoff} and
+ * {@code withJitter}); the policy also aborts on results whose state is not
  * retryable (AUTH, TLS, CONFIG). The gate drives it through failsafe's standalone
  * {@link Execution} with its own clock and sleeper, so {@link #delays(ProbeResult, int)}
  * computes the exact schedule without sleeping.
@@ -90,9 +90,10 @@ public final class Backoff {
 
     /**
      * The failsafe policy: retry every non-READY result, forever (the gate's deadline bounds
-     * it), abort on a non-retryable state, backoff + jitter as configured.
+     * it), abort on a non-retryable state, backoff + jitter as configured. Package-private: failsafe
+     * is how the gate runs the schedule, not part of guard's API.
      */
-    public RetryPolicy<ProbeResult> retryPolicy() {
+    RetryPolicy<ProbeResult> retryPolicy() {
         var b = RetryPolicy.<ProbeResult>builder()
                 .handleResultIf(r -> r == null || r.state() != ProbeState.READY)
                 .abortIf(r -> r != null && !r.state().retryable())

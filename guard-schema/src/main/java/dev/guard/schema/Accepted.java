@@ -1,25 +1,44 @@
 package dev.guard.schema;
 
-import org.json.JSONObject;
+import java.util.Map;
 
 /**
  * The payload is JSON and satisfies its schema.
  *
  * @param schemaId the schema's id
- * @param payload  the parsed payload: a {@link JSONObject}, {@code org.json.JSONArray}, String,
- *                 Number, Boolean or {@link JSONObject#NULL}. Numbers are canonical as JSON Schema
- *                 compares them: integers (also {@code 1.0}, {@code 1e2}) as Integer, Long or
- *                 BigInteger, other decimals as an exact BigDecimal without trailing zeros
+ * @param payload  the parsed payload, in plain Java types ({@link Payload})
  */
-public record Accepted(String schemaId, Object payload) implements Verdict {
+public record Accepted(String schemaId, Payload payload) implements Verdict {
 
-    /** The payload as a JSON object; throws IllegalStateException when the root is not an object. */
-    public JSONObject object() {
-        if (payload instanceof JSONObject o) {
-            return o;
+    /**
+     * The payload's top-level fields: {@code payload().object()}.
+     *
+     * @throws IllegalStateException when the root is not a JSON object
+     */
+    public Map<String, Object> object() {
+        try {
+            return payload.object();
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException("payload accepted by schema " + schemaId + ": " + e.getMessage(), e);
         }
-        throw new IllegalStateException("payload accepted by schema " + schemaId
-                + " is not a JSON object but " + dev.guard.schema.internal.Json.typeName(payload));
+    }
+
+    /** The string in a top-level field: {@code payload().string(field)}, with the schema id in its error. */
+    public String string(String field) {
+        try {
+            return payload.string(field);
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException("payload accepted by schema " + schemaId + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The integer in a top-level field: {@code payload().integer(field)}, with the schema id in its error. */
+    public long integer(String field) {
+        try {
+            return payload.integer(field);
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException("payload accepted by schema " + schemaId + ": " + e.getMessage(), e);
+        }
     }
 
     @Override

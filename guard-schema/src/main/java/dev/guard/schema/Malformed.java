@@ -9,7 +9,7 @@ package dev.guard.schema;
  * @param kind     the class of problem
  * @param reason   what was found, with the position (line, column, byte offset) when there is one
  */
-public record Malformed(String schemaId, Kind kind, String reason) implements Verdict {
+public record Malformed(String schemaId, Kind kind, String reason) implements Verdict, Parsed {
 
     /** The class of problem. */
     public enum Kind {

@@ -29,8 +29,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The JSON Schemas of a consumer, by job type. Built once at boot ({@link #builder()}): every schema
  * is loaded and parsed, every example payload validated, otherwise {@link SchemaSelfTestException}.
- * Immutable and thread-safe; the parsed everit {@link Schema} objects are cached, never re-parsed
- * per payload.
+ * Immutable and thread-safe; each schema is compiled once, never re-parsed per payload.
  *
  * <pre>{@code
  * Schemas schemas = Schemas.builder()
@@ -111,8 +110,8 @@ public final class Schemas {
         return e == null ? null : e.schemaId();
     }
 
-    /** The everit schema of a job type (cached); null when not registered. */
-    public Schema schema(String jobType) {
+    /** The compiled schema of a job type (cached); null when not registered. Not API: everit stays inside guard. */
+    Schema schema(String jobType) {
         Entry e = byType.get(jobType);
         return e == null ? null : e.schema();
     }
@@ -147,24 +146,24 @@ public final class Schemas {
 
     /**
      * Parses a payload once without validating it, for boundaries that pick the job type from the
-     * payload: either the parsed value or a {@link Malformed} verdict (schema id null).
+     * payload: the {@link Payload}, or a {@link Malformed} verdict (schema id null). Never throws.
      */
-    public Object parse(byte[] payload) {
+    public Parsed parse(byte[] payload) {
         Json.Read r = json.read(payload);
         if (r instanceof Json.Value v) {
-            return v.value();
+            return new Payload(v.value());
         }
         Json.Failure f = (Json.Failure) r;
         return new Malformed(null, f.kind(), f.reason());
     }
 
     /** Validates an already parsed value (from {@link #parse(byte[])}). Never throws for any input. */
-    public Verdict validateParsed(String jobType, Object parsed) {
+    public Verdict validateParsed(String jobType, Payload parsed) {
         Entry e = byType.get(jobType);
         if (e == null) {
             return unknown(jobType);
         }
-        return check(e, new Json.Value(parsed));
+        return check(e, new Json.Value(parsed.tree()));
     }
 
     private Verdict unknown(String jobType) {
@@ -179,7 +178,7 @@ public final class Schemas {
         Object value = ((Json.Value) read).value();
         try {
             VALIDATOR.performValidation(e.schema(), value);
-            return new Accepted(e.schemaId(), value);
+            return new Accepted(e.schemaId(), new Payload(value));
         } catch (ValidationException ve) {
             List<SchemaViolation> violations = new ArrayList<>();
             collect(ve, violations);

@@ -64,7 +64,7 @@ import org.slf4j.helpers.NOPLoggerFactory;
  *     int exit;
  *     try (CrashSafeListQueue jobs = CrashSafeListQueue.builder(redis, "jobs").build();
  *          RedisListDeadLetters dead = RedisListDeadLetters.connect(guard.env("REDIS_URL"), "jobs:dead")) {
- *         exit = guard.run(jobs, RedisJob::payload, dead, (job, drain) -> thumbnail(job.object()));
+ *         exit = guard.run(jobs, RedisJob::payload, dead, (job, drain) -> thumbnail(job.string("image"), job.integer("width")));
  *     }
  *     redis.shutdown();
  *     System.exit(exit);

@@ -29,12 +29,12 @@ public final class GuardBootMain {
                 .pollTimeout(Duration.ofMillis(200)).build();
              RedisListDeadLetters dead = RedisListDeadLetters.connect(guard.env("REDIS_URL"), guard.env("QUEUE") + ":dead")) {
             exit = guard.run(jobs, RedisJob::payload, dead, (job, drain) -> {
-                System.out.println("job " + job.object().getString("job_id") + " started");
+                System.out.println("job " + job.string("job_id") + " started");
                 for (long t = 0; t < jobMillis; t += 50) {
                     drain.checkpoint();
                     Thread.sleep(50);
                 }
-                System.out.println("job " + job.object().getString("job_id") + " done");
+                System.out.println("job " + job.string("job_id") + " done");
             });
         }
         redis.shutdown();

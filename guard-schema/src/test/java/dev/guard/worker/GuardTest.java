@@ -170,7 +170,7 @@ class GuardTest {
         try (CrashSafeListQueue jobs = CrashSafeListQueue.builder(client, queue).pollTimeout(Duration.ofMillis(200)).build();
              RedisListDeadLetters dead = RedisListDeadLetters.connect(REDIS, queue + ":dead")) {
             exit = guard.run(jobs, RedisJob::payload, j -> SourceInfo.redis(queue, null), dead, (job, drain) -> {
-                if (job.object().getString("job_id").startsWith("slow")) {
+                if (job.string("job_id").startsWith("slow")) {
                     drain.requestStop("test: stop during the slow job");
                     while (true) {
                         drain.checkpoint(); // throws HandBack once the 1.5 s budget is spent

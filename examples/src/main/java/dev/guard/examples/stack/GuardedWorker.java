@@ -251,11 +251,10 @@ public final class GuardedWorker {
 
   /** An accepted job: its work, then the result, written by id (idempotent). */
   private void work(Accepted job, String results, RedisCommands<String, String> redis) {
-    var o = job.object();
-    String id = o.getString("job_id");
+    String id = job.string("job_id");
     work();
-    String result = "{\"width\":" + o.getInt("width") + ",\"thumbnail\":\"" + o.getString("image") + "@"
-        + o.getInt("width") + "\"}";
+    long width = job.integer("width");
+    String result = "{\"width\":" + width + ",\"thumbnail\":\"" + job.string("image") + "@" + width + "\"}";
     // HSET by id is idempotent: a write cut by a Redis restart is retried, not the job failed
     Failsafe.with(resultWriteRetry(id)).run(() -> redis.hset(results, id, result));
   }

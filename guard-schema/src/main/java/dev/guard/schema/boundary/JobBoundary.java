@@ -5,6 +5,8 @@ import dev.guard.drain.HandBack;
 import dev.guard.schema.Accepted;
 import dev.guard.schema.Invalid;
 import dev.guard.schema.Malformed;
+import dev.guard.schema.Parsed;
+import dev.guard.schema.Payload;
 import dev.guard.schema.SchemaViolation;
 import dev.guard.schema.Schemas;
 import dev.guard.schema.Verdict;
@@ -13,10 +15,10 @@ import dev.guard.schema.deadletter.DeadLetterException;
 import dev.guard.schema.deadletter.DeadLetterSink;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
-import org.json.JSONObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,8 +59,8 @@ public final class JobBoundary<T> {
 
     private final Schemas schemas;
     private final String jobType;
-    private final Function<JSONObject, String> jobTypeOf;
-    private final Function<Object, String> jobIdOf;
+    private final Function<Payload, String> jobTypeOf;
+    private final Function<Payload, String> jobIdOf;
     private final Function<Accepted, T> mapper;
     private final DeadLetterSink sink;
     private final Ledger ledger;
@@ -104,20 +106,22 @@ public final class JobBoundary<T> {
     public Outcome handle(byte[] payload, SourceInfo source, AcceptedJobHandler<T> handler) {
         Objects.requireNonNull(handler, "handler");
         SourceInfo src = source == null ? SourceInfo.unknown() : source;
-        Object parsed = schemas.parse(payload);
+        Parsed parsed = schemas.parse(payload);
         Verdict verdict;
+        Payload read = null;
         if (parsed instanceof Malformed m) {
             verdict = new Malformed(jobType == null ? null : schemas.schemaId(jobType), m.kind(), m.reason());
         } else {
+            read = (Payload) parsed;
             String type = jobType;
             if (type == null) {
-                type = typeOf(parsed);
+                type = typeOf(read);
             }
             verdict = type == null
                     ? new Malformed(null, Malformed.Kind.UNKNOWN_JOB_TYPE, "the job type could not be read from the payload (not an object, or the type field is missing)")
-                    : schemas.validateParsed(type, parsed);
+                    : schemas.validateParsed(type, read);
         }
-        String jobId = idOf(parsed instanceof Malformed ? null : parsed, src);
+        String jobId = idOf(read, src);
         ledger.received(jobId);
 
         if (!(verdict instanceof Accepted accepted)) {
@@ -169,8 +173,8 @@ public final class JobBoundary<T> {
      * the logs and callbacks of the loop around the boundary, so they name the job as the ledger does.
      */
     public String idOf(byte[] payload, SourceInfo source) {
-        Object parsed = schemas.parse(payload);
-        return idOf(parsed instanceof Malformed ? null : parsed, source == null ? SourceInfo.unknown() : source,
+        Parsed parsed = schemas.parse(payload);
+        return idOf(parsed instanceof Payload p ? p : null, source == null ? SourceInfo.unknown() : source,
                 () -> "unidentified");
     }
 
@@ -197,23 +201,23 @@ public final class JobBoundary<T> {
         return outcome;
     }
 
-    private String typeOf(Object parsed) {
-        if (!(parsed instanceof JSONObject o)) {
+    private String typeOf(Payload parsed) {
+        if (!parsed.isObject()) {
             return null;
         }
         try {
-            return jobTypeOf.apply(o);
+            return jobTypeOf.apply(parsed);
         } catch (RuntimeException e) {
             return null;
         }
     }
 
-    private String idOf(Object parsed, SourceInfo src) {
+    private String idOf(Payload parsed, SourceInfo src) {
         return idOf(parsed, src, () -> "unidentified-" + consumer + "-" + anonymous.incrementAndGet());
     }
 
     /** The payload's id, else the source's message id or offset, else {@code anonymous}; at most MAX_ID chars. */
-    private String idOf(Object parsed, SourceInfo src, java.util.function.Supplier<String> anonymous) {
+    private String idOf(Payload parsed, SourceInfo src, java.util.function.Supplier<String> anonymous) {
         String id = null;
         if (parsed != null) {
             try {
@@ -229,10 +233,10 @@ public final class JobBoundary<T> {
     }
 
     /** The default job id: the first of job_id, jobId, id, message_id, messageId, uuid that is a string or number. */
-    static String defaultJobId(Object parsed) {
-        if (parsed instanceof JSONObject o) {
+    static String defaultJobId(Payload parsed) {
+        if (parsed.isObject()) {
             for (String f : ID_FIELDS) {
-                Object v = o.opt(f);
+                Object v = parsed.get(f);
                 if (v instanceof String s && !s.isBlank()) {
                     return s;
                 }
@@ -273,8 +277,8 @@ public final class JobBoundary<T> {
 
         private Schemas schemas;
         private String jobType;
-        private Function<JSONObject, String> jobTypeOf;
-        private Function<Object, String> jobIdOf = JobBoundary::defaultJobId;
+        private Function<Payload, String> jobTypeOf;
+        private Function<Payload, String> jobIdOf = JobBoundary::defaultJobId;
         private final Function<Accepted, T> mapper;
         private DeadLetterSink sink;
         private Ledger ledger;
@@ -310,31 +314,37 @@ public final class JobBoundary<T> {
             return this;
         }
 
-        /** The job type is read from the parsed payload (e.g. {@code o -> o.optString("type", null)}). */
-        public Builder<T> jobTypeOf(Function<JSONObject, String> jobTypeOf) {
+        /**
+         * The job type is read from the parsed payload, an object (e.g. {@code p -> (String) p.get("type")});
+         * a function that throws or returns null rejects the job as of unknown type.
+         */
+        public Builder<T> jobTypeOf(Function<Payload, String> jobTypeOf) {
             this.jobTypeOf = jobTypeOf;
             return this;
         }
 
         /** The job type is the string in this top-level field. */
         public Builder<T> jobTypeField(String field) {
-            return jobTypeOf(o -> o.opt(field) instanceof String s ? s : null);
+            return jobTypeOf(p -> p.get(field) instanceof String s ? s : null);
         }
 
         /**
-         * How to find the job id in the parsed payload (any JSON value; return null when there is none).
+         * How to find the job id in the parsed payload (any JSON value; return null when there is none;
+         * a function that throws counts as none).
          * Default: the first of job_id, jobId, id, message_id, messageId, uuid. Without one, the source's
          * message id or offset is used, else {@code unidentified-<consumer>-<n>}.
          */
-        public Builder<T> jobIdOf(Function<Object, String> jobIdOf) {
+        public Builder<T> jobIdOf(Function<Payload, String> jobIdOf) {
             this.jobIdOf = Objects.requireNonNull(jobIdOf, "jobIdOf");
             return this;
         }
 
         /** The job id is the string or number in this top-level field. */
         public Builder<T> jobIdField(String field) {
-            return jobIdOf(p -> p instanceof JSONObject o && o.opt(field) != null && o.opt(field) != JSONObject.NULL
-                    ? String.valueOf(o.opt(field)) : null);
+            return jobIdOf(p -> {
+                Object v = p.get(field);
+                return v == null || v instanceof Map || v instanceof List ? null : String.valueOf(v);
+            });
         }
 
         /** Where rejected and failed jobs go (required). */

@@ -18,7 +18,7 @@ import java.util.function.Function;
  * @Bean
  * GuardWorker<RedisJob> thumbnails(GuardWorkers workers, CrashSafeListQueue jobs) {
  *     return workers.worker(jobs, RedisJob::payload, job -> SourceInfo.redis("jobs", job.id()),
- *             (job, drain) -> thumbnail(job.object()));
+ *             (job, drain) -> thumbnail(job.string("image"), job.integer("width")));
  * }
  * }</pre>
  */

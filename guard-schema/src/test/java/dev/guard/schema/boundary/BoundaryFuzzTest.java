@@ -118,9 +118,9 @@ class BoundaryFuzzTest {
                 try {
                     got = boundary.handle(c.payload(), SourceInfo.kafka("fuzz", i % 3, i), job -> {
                         ran[0] = true;
-                        job.object().getString("job_id");
+                        job.string("job_id");
                         if (dice == 0) {
-                            throw new IOException("downstream timeout for " + job.object().optString("template"));
+                            throw new IOException("downstream timeout for " + job.object().get("template"));
                         } else if (dice == 1) {
                             throw new IllegalStateException();
                         } else if (dice == 2) {

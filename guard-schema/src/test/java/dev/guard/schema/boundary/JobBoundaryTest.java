@@ -35,7 +35,7 @@ class JobBoundaryTest {
     void validJobIsProcessedAndNothingIsDeadLettered() {
         List<String> seen = new ArrayList<>();
         assertEquals(Outcome.PROCESSED, boundary.handle(SamplePayloads.validBytes("j-1"), src,
-                job -> seen.add(job.object().getString("job_id"))));
+                job -> seen.add(job.string("job_id"))));
         assertEquals(List.of("j-1"), seen);
         assertEquals(List.of(), sink.letters());
         assertEquals("received=1 processed=1 rejected=0 failed=0 handed_back=0 missing=0", boundary.ledger().summaryLine());
@@ -124,10 +124,24 @@ class JobBoundaryTest {
     }
 
     @Test
+    void jobTypeAndIdFunctionsReadThePayloadAndAThrowingOneCountsAsNone() {
+        InMemoryDeadLetters s = new InMemoryDeadLetters();
+        JobBoundary<Accepted> b = JobBoundary.builder().schemas(SCHEMAS).jobTypeOf(p -> p.string("kind"))
+                .jobIdOf(p -> "ref-" + p.integer("ref")).deadLetters(s).consumer("c").build();
+        assertEquals(Outcome.REJECTED, b.handle("{\"kind\":\"fax\",\"ref\":12}".getBytes(StandardCharsets.UTF_8), null, a -> { }));
+        assertEquals("ref-12", s.letters().get(0).jobId());
+        assertEquals("malformed (unknown_job_type): no schema registered for job type 'fax' (registered: send-email, resize-image)",
+                s.letters().get(0).reason());
+        assertEquals(Outcome.REJECTED, b.handle("{\"ref\":\"twelve\"}".getBytes(StandardCharsets.UTF_8), null, a -> { }));
+        assertEquals("unidentified-c-1", s.letters().get(1).jobId(), "integer(ref) threw: no id from the payload");
+        assertTrue(s.letters().get(1).reason().contains("the job type could not be read from the payload"), s.letters().get(1).reason());
+    }
+
+    @Test
     void jobTypeFromThePayloadMappingAndHandBack() {
         InMemoryDeadLetters s = new InMemoryDeadLetters();
         JobBoundary<String> b = JobBoundary.builder().schemas(SCHEMAS).jobTypeField("type").deadLetters(s).consumer("c")
-                .map(a -> a.object().getString("template")).build();
+                .map(a -> a.string("template")).build();
         List<String> templates = new ArrayList<>();
         assertEquals(Outcome.PROCESSED, b.handle(SamplePayloads.validBytes("a"), null, templates::add));
         assertEquals(List.of("order-confirmation"), templates);

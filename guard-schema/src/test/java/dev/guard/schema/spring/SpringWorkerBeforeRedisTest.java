@@ -53,7 +53,7 @@ class SpringWorkerBeforeRedisTest {
         GuardWorker<RedisJob> worker(GuardWorkers workers, CrashSafeListQueue jobs, Environment env) {
             String queue = env.getRequiredProperty("test.queue");
             return workers.worker(jobs, RedisJob::payload, job -> SourceInfo.redis(queue, job.id()),
-                    (job, drain) -> DONE.add(job.object().getString("job_id")));
+                    (job, drain) -> DONE.add(job.string("job_id")));
         }
 
         @Bean

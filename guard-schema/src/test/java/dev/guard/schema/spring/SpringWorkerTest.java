@@ -61,7 +61,7 @@ class SpringWorkerTest {
         GuardWorker<RedisJob> worker(GuardWorkers workers, CrashSafeListQueue jobs, Environment env) {
             String queue = env.getRequiredProperty("test.queue");
             return workers.worker(jobs, RedisJob::payload, job -> SourceInfo.redis(queue, job.id()), (job, drain) -> {
-                String id = job.object().getString("job_id");
+                String id = job.string("job_id");
                 while (id.startsWith("slow")) { // a long job: works until the drain's deadline hands it back
                     drain.checkpoint();
                     Thread.sleep(20);

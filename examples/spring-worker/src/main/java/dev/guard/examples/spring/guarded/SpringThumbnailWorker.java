@@ -72,9 +72,9 @@ public class SpringThumbnailWorker {
     GuardWorker<RedisJob> thumbnails(GuardWorkers workers, CrashSafeListQueue jobs, Results results,
                                      @Value("${" + StackContract.JOB_QUEUE + ":jobs}") String queue) {
         return workers.worker(jobs, RedisJob::payload, job -> SourceInfo.redis(queue, null), (job, drain) -> {
-            var o = job.object();
-            String result = "{\"width\":" + o.getInt("width") + ",\"thumbnail\":\"" + o.getString("image") + "@" + o.getInt("width") + "\"}";
-            results.put(queue + StackContract.RESULTS_SUFFIX, o.getString("job_id"), result); // by id: idempotent
+            long width = job.integer("width");
+            String result = "{\"width\":" + width + ",\"thumbnail\":\"" + job.string("image") + "@" + width + "\"}";
+            results.put(queue + StackContract.RESULTS_SUFFIX, job.string("job_id"), result); // by id: idempotent
         });
     }
 
