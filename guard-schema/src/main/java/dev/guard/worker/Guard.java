@@ -20,7 +20,7 @@ import dev.guard.schema.Schemas;
 import dev.guard.schema.boundary.BoundaryLoop;
 import dev.guard.schema.boundary.JobBoundary;
 import dev.guard.schema.boundary.Ledger;
-import dev.guard.schema.boundary.SourceInfo;
+import dev.guard.schema.SourceInfo;
 import dev.guard.schema.deadletter.DeadLetterSink;
 import java.time.Duration;
 import java.util.ArrayList;

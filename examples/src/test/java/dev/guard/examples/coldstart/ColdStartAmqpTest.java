@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.guard.examples.stack.Backend;
+import dev.guard.examples.stack.Demo;
 import dev.guard.testing.NoLeakedProcesses;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

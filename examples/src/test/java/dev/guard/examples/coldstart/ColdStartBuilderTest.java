@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.guard.examples.stack.Demo;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -42,7 +43,7 @@ class ColdStartBuilderTest {
   void childProcessesGetTheFastStartFlagsAndThisClassPath() {
     List<String> cmd = ProcessSpec.java(Demo.class).command();
     assertTrue(cmd.containsAll(ProcessSpec.FAST_START_FLAGS), cmd.toString());
-    assertEquals("dev.guard.examples.coldstart.Demo", cmd.get(cmd.size() - 1));
+    assertEquals("dev.guard.examples.stack.Demo", cmd.get(cmd.size() - 1));
     assertTrue(cmd.get(cmd.size() - 2).contains("examples"), "class path: " + cmd.get(cmd.size() - 2));
   }
 }

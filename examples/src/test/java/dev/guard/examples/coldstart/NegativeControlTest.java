@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.guard.examples.stack.Backend;
+import dev.guard.examples.stack.Demo;
 import dev.guard.testing.NoLeakedProcesses;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -159,9 +159,9 @@ class RulesTest {
         for (int i = 1; i <= 10; i++) {
             ledger.received("j-" + i);
             if (i <= 7) {
-                ledger.record("j-" + i, dev.guard.schema.boundary.Outcome.PROCESSED);
+                ledger.record("j-" + i, dev.guard.schema.Outcome.PROCESSED);
             } else if (i <= 9) {
-                ledger.record("j-" + i, dev.guard.schema.boundary.Outcome.REJECTED);
+                ledger.record("j-" + i, dev.guard.schema.Outcome.REJECTED);
             }
         }
         String rejected = "INFO worker - ledger " + ledger.summaryLine() + "\n";

@@ -7,6 +7,7 @@ import dev.guard.drain.JobHandler;
 import dev.guard.drain.JobSource;
 import dev.guard.drain.ShutdownReceipt;
 import dev.guard.schema.Accepted;
+import dev.guard.schema.SourceInfo;
 import dev.guard.schema.deadletter.DeadLetterException;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Function;

@@ -1,5 +1,6 @@
 package dev.guard.schema.boundary;
 
+import dev.guard.schema.Outcome;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;

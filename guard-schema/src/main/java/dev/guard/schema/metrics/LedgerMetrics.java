@@ -1,7 +1,7 @@
 package dev.guard.schema.metrics;
 
 import dev.guard.schema.boundary.Ledger;
-import dev.guard.schema.boundary.Outcome;
+import dev.guard.schema.Outcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

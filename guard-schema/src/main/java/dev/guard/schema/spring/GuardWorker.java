@@ -8,7 +8,7 @@ import dev.guard.drain.ShutdownReceipt;
 import dev.guard.schema.Accepted;
 import dev.guard.schema.boundary.BoundaryLoop;
 import dev.guard.schema.boundary.JobBoundary;
-import dev.guard.schema.boundary.SourceInfo;
+import dev.guard.schema.SourceInfo;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Consumer;

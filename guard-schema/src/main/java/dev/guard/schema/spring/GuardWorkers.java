@@ -6,7 +6,7 @@ import dev.guard.drain.JobHandler;
 import dev.guard.drain.JobSource;
 import dev.guard.schema.Accepted;
 import dev.guard.schema.boundary.JobBoundary;
-import dev.guard.schema.boundary.SourceInfo;
+import dev.guard.schema.SourceInfo;
 import java.util.function.Consumer;
 import java.util.function.Function;
 

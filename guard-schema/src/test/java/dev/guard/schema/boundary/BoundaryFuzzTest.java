@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.guard.schema.Accepted;
-import dev.guard.schema.SamplePayloads;
 import dev.guard.schema.Malformed;
+import dev.guard.schema.Outcome;
+import dev.guard.schema.SamplePayloads;
 import dev.guard.schema.Schemas;
+import dev.guard.schema.SourceInfo;
 import dev.guard.schema.deadletter.DeadLetter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.guard.schema.Accepted;
 import dev.guard.schema.SamplePayloads;
+import dev.guard.schema.SourceInfo;
 import dev.guard.schema.deadletter.DeadLetterException;
 import dev.guard.schema.deadletter.InMemoryDeadLetters;
 import java.nio.charset.StandardCharsets;

@@ -8,8 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.guard.schema.Accepted;
+import dev.guard.schema.Outcome;
 import dev.guard.schema.SamplePayloads;
 import dev.guard.schema.Schemas;
+import dev.guard.schema.SourceInfo;
 import dev.guard.schema.deadletter.DeadLetter;
 import dev.guard.schema.deadletter.DeadLetterException;
 import dev.guard.schema.deadletter.InMemoryDeadLetters;

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.guard.schema.boundary.Outcome;
-import dev.guard.schema.boundary.SourceInfo;
+import dev.guard.schema.Outcome;
+import dev.guard.schema.SourceInfo;
 import dev.guard.schema.deadletter.kafka.KafkaDeadLetters;
 import dev.guard.testing.KafkaBroker;
 import dev.guard.testing.NoLeakedProcesses;

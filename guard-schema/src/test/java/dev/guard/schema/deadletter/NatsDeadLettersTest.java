@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.guard.schema.boundary.Outcome;
-import dev.guard.schema.boundary.SourceInfo;
+import dev.guard.schema.Outcome;
+import dev.guard.schema.SourceInfo;
 import dev.guard.schema.deadletter.nats.NatsDeadLetters;
 import dev.guard.testing.MachineServices;
 import io.nats.client.Connection;

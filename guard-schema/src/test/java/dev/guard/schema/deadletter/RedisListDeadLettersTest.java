@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.guard.schema.boundary.Outcome;
-import dev.guard.schema.boundary.SourceInfo;
+import dev.guard.schema.Outcome;
+import dev.guard.schema.SourceInfo;
 import dev.guard.schema.deadletter.redis.RedisListDeadLetters;
 import dev.guard.testing.MachineServices;
 import dev.guard.testing.RedisServer;

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.guard.schema.boundary.Ledger;
-import dev.guard.schema.boundary.Outcome;
-import dev.guard.schema.boundary.SourceInfo;
+import dev.guard.schema.Outcome;
+import dev.guard.schema.SourceInfo;
 import dev.guard.schema.deadletter.DeadLetter;
 import dev.guard.schema.deadletter.DeadLetterException;
 import dev.guard.schema.deadletter.redis.RedisListDeadLetters;

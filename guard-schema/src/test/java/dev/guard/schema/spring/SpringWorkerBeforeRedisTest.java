@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.guard.queue.redis.CrashSafeListQueue;
 import dev.guard.queue.redis.RedisJob;
 import dev.guard.schema.boundary.Ledger;
-import dev.guard.schema.boundary.SourceInfo;
+import dev.guard.schema.SourceInfo;
 import dev.guard.schema.deadletter.DeadLetterSink;
 import dev.guard.spring.GuardBrokers;
 import dev.guard.spring.SpringApps;

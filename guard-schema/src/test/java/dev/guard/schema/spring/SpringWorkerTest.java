@@ -8,7 +8,7 @@ import dev.guard.drain.ShutdownReceipt;
 import dev.guard.queue.redis.CrashSafeListQueue;
 import dev.guard.queue.redis.RedisJob;
 import dev.guard.schema.boundary.Ledger;
-import dev.guard.schema.boundary.SourceInfo;
+import dev.guard.schema.SourceInfo;
 import dev.guard.spring.GuardBrokers;
 import dev.guard.spring.SpringApps;
 import dev.guard.testing.MachineServices;

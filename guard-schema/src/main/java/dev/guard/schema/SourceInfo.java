@@ -1,4 +1,4 @@
-package dev.guard.schema.boundary;
+package dev.guard.schema;
 
 /**
  * Where a job came from, for dead-letter metadata and log lines. Any field may be null.

@@ -1,4 +1,4 @@
-package dev.guard.examples.coldstart;
+package dev.guard.examples.stack;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package dev.guard.schema.boundary;
+package dev.guard.schema;
 
 /** How a received job ended. Exactly one per reception. */
 public enum Outcome {

@@ -1,8 +1,13 @@
-package dev.guard.examples.coldstart;
+package dev.guard.examples.stack;
 
-import dev.guard.examples.stack.Backend;
-import dev.guard.examples.stack.GuardedWorker;
-import dev.guard.examples.stack.NaiveWorker;
+import dev.guard.examples.coldstart.Broker;
+import dev.guard.examples.coldstart.ColdStart;
+import dev.guard.examples.coldstart.ColdStartListener;
+import dev.guard.examples.coldstart.ColdStartReport;
+import dev.guard.examples.coldstart.Component;
+import dev.guard.examples.coldstart.ProcessSpec;
+import dev.guard.examples.coldstart.RunReconciliation;
+import dev.guard.examples.coldstart.StackContract;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
