@@ -439,33 +439,26 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
     }
 
     /** Mutable builder. */
-    public static final class Builder {
-        private final AbstractRedisClient client;
-        private final String queue;
+    public static final class Builder extends RedisQueueBuilder<Builder> {
         private String workerId;
-        private String deadLetter;
         private Duration leaseTtl = Duration.ofSeconds(3);
-        private Duration pollTimeout = Duration.ofSeconds(1);
-        private Duration handBackTimeout = Duration.ofSeconds(2);
         private Duration reapEvery = Duration.ofSeconds(1);
         private int maxInterruptions = 3;
-        private Function<String, String> idOf = Function.identity();
         private Consumer<ReapResult> onReap = r -> { };
         private Duration strandCheckEvery = Duration.ofSeconds(30);
 
         Builder(AbstractRedisClient client, String queue) {
-            this.client = Objects.requireNonNull(client, "client");
-            this.queue = Objects.requireNonNull(queue, "queue");
+            super(client, queue, "queue");
+        }
+
+        @Override
+        Builder self() {
+            return this;
         }
 
         /** Unique per live worker (default HOSTNAME-pid); a restarted worker with the same id recovers its own jobs. */
         public Builder workerId(String workerId) {
             this.workerId = Objects.requireNonNull(workerId, "workerId");
-            return this;
-        }
-
-        public Builder deadLetter(String deadLetter) {
-            this.deadLetter = Objects.requireNonNull(deadLetter, "deadLetter");
             return this;
         }
 
@@ -482,17 +475,6 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
             return this;
         }
 
-        /** How long one BLMOVE blocks (default 1 s). */
-        public Builder pollTimeout(Duration pollTimeout) {
-            this.pollTimeout = Objects.requireNonNull(pollTimeout, "pollTimeout");
-            return this;
-        }
-
-        public Builder handBackTimeout(Duration handBackTimeout) {
-            this.handBackTimeout = Objects.requireNonNull(handBackTimeout, "handBackTimeout");
-            return this;
-        }
-
         /** How often this worker's embedded reaper runs (default 1 s); {@link Duration#ZERO} runs none. */
         public Builder reapEvery(Duration reapEvery) {
             this.reapEvery = Objects.requireNonNull(reapEvery, "reapEvery");
@@ -505,11 +487,6 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
                 throw new IllegalArgumentException("maxInterruptions must be at least 1, was " + max);
             }
             this.maxInterruptions = max;
-            return this;
-        }
-
-        public Builder idOf(Function<String, String> idOf) {
-            this.idOf = Objects.requireNonNull(idOf, "idOf");
             return this;
         }
 

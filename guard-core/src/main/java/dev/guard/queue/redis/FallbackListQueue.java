@@ -36,7 +36,7 @@ public final class FallbackListQueue implements JobSource<RedisJob> {
         this.pollTimeout = b.pollTimeout;
         this.handBackTimeout = b.handBackTimeout;
         this.idOf = b.idOf;
-        this.client = b.client;
+        this.client = (RedisClient) b.client;
     }
 
     /** The connection, read without the lock once it is open (every fetch asks for it). */
@@ -119,47 +119,21 @@ public final class FallbackListQueue implements JobSource<RedisJob> {
     }
 
     /** Mutable builder. */
-    public static final class Builder {
-        private final RedisClient client;
-        private final String queue;
+    public static final class Builder extends RedisQueueBuilder<Builder> {
         private String fallback;
-        private String deadLetter;
-        private Duration pollTimeout = Duration.ofSeconds(1);
-        private Duration handBackTimeout = Duration.ofSeconds(2);
-        private Function<String, String> idOf = Function.identity();
 
         Builder(RedisClient client, String queue) {
-            this.client = Objects.requireNonNull(client, "client");
-            this.queue = Objects.requireNonNull(queue, "queue");
+            super(client, queue, "queue");
+        }
+
+        @Override
+        Builder self() {
+            return this;
         }
 
         /** The fallback list (default {@code <queue>:fallback}). */
         public Builder fallback(String fallback) {
             this.fallback = Objects.requireNonNull(fallback, "fallback");
-            return this;
-        }
-
-        /** Where failed jobs go (default {@code <queue>:dead}). */
-        public Builder deadLetter(String deadLetter) {
-            this.deadLetter = Objects.requireNonNull(deadLetter, "deadLetter");
-            return this;
-        }
-
-        /** How long one BRPOP blocks (default 1 s): the longest a stop goes unnoticed by an idle worker. */
-        public Builder pollTimeout(Duration pollTimeout) {
-            this.pollTimeout = Objects.requireNonNull(pollTimeout, "pollTimeout");
-            return this;
-        }
-
-        /** How long a hand-back may take (default 2 s); keep it inside the safety margin. */
-        public Builder handBackTimeout(Duration handBackTimeout) {
-            this.handBackTimeout = Objects.requireNonNull(handBackTimeout, "handBackTimeout");
-            return this;
-        }
-
-        /** Extracts the job id from the payload (default: the payload is the id). */
-        public Builder idOf(Function<String, String> idOf) {
-            this.idOf = Objects.requireNonNull(idOf, "idOf");
             return this;
         }
 

@@ -90,11 +90,11 @@ public final class StreamQueue implements JobSource<RedisJob> {
     private RedisJob prefetched;
 
     StreamQueue(Builder b) {
-        this.stream = b.stream;
+        this.stream = b.queue;
         this.group = b.group;
         this.consumerName = b.consumer == null ? Redis.defaultWorkerId() : b.consumer;
         this.consumer = Consumer.from(group, consumerName);
-        this.deadLetter = b.deadLetter == null ? b.stream + ":dead" : b.deadLetter;
+        this.deadLetter = b.deadLetter == null ? b.queue + ":dead" : b.deadLetter;
         this.field = b.field;
         this.claimMinIdle = b.claimMinIdle;
         this.pollTimeout = b.pollTimeout;
@@ -373,34 +373,27 @@ public final class StreamQueue implements JobSource<RedisJob> {
     }
 
     /** Mutable builder. */
-    public static final class Builder {
-        private final AbstractRedisClient client;
-        private final String stream;
+    public static final class Builder extends RedisQueueBuilder<Builder> {
         private final String group;
         private String consumer;
-        private String deadLetter;
         private String field = "job";
         private Duration claimMinIdle = Duration.ofSeconds(30);
-        private Duration pollTimeout = Duration.ofSeconds(1);
-        private Duration handBackTimeout = Duration.ofSeconds(2);
         private int maxInterruptions = 3;
         private boolean deleteOnAck = true;
-        private Function<String, String> idOf = Function.identity();
 
         Builder(AbstractRedisClient client, String stream, String group) {
-            this.client = Objects.requireNonNull(client, "client");
-            this.stream = Objects.requireNonNull(stream, "stream");
+            super(client, stream, "stream");
             this.group = Objects.requireNonNull(group, "group");
+        }
+
+        @Override
+        Builder self() {
+            return this;
         }
 
         /** Consumer name, unique per live worker (default HOSTNAME-pid). */
         public Builder consumer(String consumer) {
             this.consumer = Objects.requireNonNull(consumer, "consumer");
-            return this;
-        }
-
-        public Builder deadLetter(String deadLetter) {
-            this.deadLetter = Objects.requireNonNull(deadLetter, "deadLetter");
             return this;
         }
 
@@ -419,17 +412,6 @@ public final class StreamQueue implements JobSource<RedisJob> {
             return this;
         }
 
-        /** XREADGROUP BLOCK time (default 1 s). */
-        public Builder pollTimeout(Duration pollTimeout) {
-            this.pollTimeout = Objects.requireNonNull(pollTimeout, "pollTimeout");
-            return this;
-        }
-
-        public Builder handBackTimeout(Duration handBackTimeout) {
-            this.handBackTimeout = Objects.requireNonNull(handBackTimeout, "handBackTimeout");
-            return this;
-        }
-
         /** An entry interrupted this many times is dead-lettered at its next claim (default 3). */
         public Builder maxInterruptions(int max) {
             if (max < 1) {
@@ -442,11 +424,6 @@ public final class StreamQueue implements JobSource<RedisJob> {
         /** XDEL after XACK (default true), so the stream holds only unfinished work. */
         public Builder deleteOnAck(boolean deleteOnAck) {
             this.deleteOnAck = deleteOnAck;
-            return this;
-        }
-
-        public Builder idOf(Function<String, String> idOf) {
-            this.idOf = Objects.requireNonNull(idOf, "idOf");
             return this;
         }
 
