@@ -27,29 +27,20 @@ import org.apache.kafka.common.Uuid;
  * Storage is formatted once with {@code kafka.tools.StorageTool}; stop, kill and restart keep
  * the ports and the data dir. Share one broker per test class: a start costs seconds.
  */
-public final class KafkaBroker implements AutoCloseable {
+public final class KafkaBroker extends LocalServer<KafkaBroker> {
 
-    private static final String HOST = "127.0.0.1";
-
-    private final int port;
     private final int controllerPort;
     private final Duration startTimeout;
-    private final Path dir;
-    private final Path logFile;
     private final Path properties;
     private final String clusterId = Uuid.randomUuid().toString();
-    private Process process;
     private boolean formatted;
-    private boolean closed;
     private Duration lastStartTime;
 
     KafkaBroker(Builder builder) {
-        this.port = builder.port == 0 ? FreePorts.next() : builder.port;
+        super("Kafka broker", builder.port == 0 ? FreePorts.next() : builder.port, "kafka-", "broker.log", Duration.ofSeconds(30), 30);
         this.controllerPort = FreePorts.next();
         this.startTimeout = builder.startTimeout;
-        this.dir = Children.tempDir("kafka-" + port + "-");
-        this.logFile = dir.resolve("broker.log");
-        this.properties = dir.resolve("server.properties");
+        this.properties = dir().resolve("server.properties");
     }
 
     /** A builder: free port. */
@@ -62,58 +53,24 @@ public final class KafkaBroker implements AutoCloseable {
      * AdminClient's describeCluster() answers; throws with the broker log tail when the JVM
      * exits or nothing answers within the start timeout (default 90 s).
      */
+    @Override
     public synchronized KafkaBroker start() {
-        if (closed) {
-            throw new IllegalStateException(this + " is closed");
-        }
-        if (isRunning()) {
-            throw new IllegalStateException("Kafka broker on port " + port + " is already running");
-        }
+        requireStartable();
         if (!formatted) {
             writeConfig();
             format();
             formatted = true;
         }
         long spawned = System.nanoTime();
-        process = Children.spawn(javaCommand("kafka.Kafka", properties.toString()), dir, logFile);
+        started(Child.local(Children.spawn(javaCommand("kafka.Kafka", properties.toString()), dir(), logFile())));
         awaitMetadata(spawned);
         lastStartTime = Duration.ofNanos(System.nanoTime() - spawned);
         return this;
     }
 
-    /** SIGTERM (controlled shutdown), wait up to 30 s, then SIGKILL. */
-    public synchronized void stop() {
-        if (process != null) {
-            Children.terminate(process, Duration.ofSeconds(30));
-            process = null;
-        }
-    }
-
-    /** SIGKILL the broker JVM. */
-    public synchronized void kill() {
-        if (process != null) {
-            Children.kill(process);
-            process = null;
-        }
-    }
-
-    /** Stops it if running, then starts it again: same ports, same data dir, topics kept. */
-    public synchronized KafkaBroker restart() {
-        stop();
-        return start();
-    }
-
-    public synchronized boolean isRunning() {
-        return process != null && process.isAlive();
-    }
-
     /** {@code 127.0.0.1:port}. */
     public String bootstrapServers() {
-        return HOST + ":" + port;
-    }
-
-    public int port() {
-        return port;
+        return HOST + ":" + port();
     }
 
     /** The KRaft controller listener's port (not for clients). */
@@ -126,21 +83,6 @@ public final class KafkaBroker implements AutoCloseable {
         return lastStartTime;
     }
 
-    public Path logFile() {
-        return logFile;
-    }
-
-    /** Kills the broker and deletes its dir. Idempotent. */
-    @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        kill();
-        closed = true;
-        Children.deleteTree(dir);
-    }
-
     @Override
     public String toString() {
         return "KafkaBroker[" + bootstrapServers() + ", controller " + HOST + ":" + controllerPort + "]";
@@ -151,12 +93,12 @@ public final class KafkaBroker implements AutoCloseable {
                 "process.roles=broker,controller",
                 "node.id=1",
                 "controller.quorum.bootstrap.servers=" + HOST + ":" + controllerPort,
-                "listeners=PLAINTEXT://" + HOST + ":" + port + ",CONTROLLER://" + HOST + ":" + controllerPort,
-                "advertised.listeners=PLAINTEXT://" + HOST + ":" + port,
+                "listeners=PLAINTEXT://" + HOST + ":" + port() + ",CONTROLLER://" + HOST + ":" + controllerPort,
+                "advertised.listeners=PLAINTEXT://" + HOST + ":" + port(),
                 "controller.listener.names=CONTROLLER",
                 "inter.broker.listener.name=PLAINTEXT",
                 "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
-                "log.dirs=" + dir.resolve("data"),
+                "log.dirs=" + dir().resolve("data"),
                 "num.partitions=1",
                 "offsets.topic.replication.factor=1",
                 "offsets.topic.num.partitions=1",
@@ -183,9 +125,9 @@ public final class KafkaBroker implements AutoCloseable {
                 "");
         try {
             Files.writeString(properties, config, StandardCharsets.UTF_8);
-            Files.writeString(dir.resolve("log4j2.properties"), log4j, StandardCharsets.UTF_8);
+            Files.writeString(dir().resolve("log4j2.properties"), log4j, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new UncheckedIOException("could not write the broker config in " + dir, e);
+            throw new UncheckedIOException("could not write the broker config in " + dir(), e);
         }
     }
 
@@ -231,8 +173,8 @@ public final class KafkaBroker implements AutoCloseable {
         String last = "no answer yet";
         try (Admin admin = Admin.create(config)) {
             while (System.nanoTime() < deadline) {
-                if (!process.isAlive()) {
-                    throw failure("the broker JVM exited with " + process.exitValue() + " before serving metadata");
+                if (!process().isAlive()) {
+                    throw failure("the broker JVM ended (" + process().exitStatus() + ") before serving metadata");
                 }
                 try {
                     Collection<Node> nodes = admin.describeCluster(new DescribeClusterOptions().timeoutMs(2000))
@@ -249,8 +191,7 @@ public final class KafkaBroker implements AutoCloseable {
                 }
             }
         }
-        Children.kill(process);
-        process = null;
+        kill();
         throw failure("no describeCluster() answer within " + startTimeout.toSeconds() + " s (last: " + last
                 + "); the broker JVM was killed");
     }
@@ -264,15 +205,10 @@ public final class KafkaBroker implements AutoCloseable {
         List<String> cmd = new ArrayList<>(List.of(java,
                 "-Xms64m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData",
                 "-Xshare:auto", "-Djava.awt.headless=true",
-                "-Dlog4j2.configurationFile=" + dir.resolve("log4j2.properties").toUri(),
+                "-Dlog4j2.configurationFile=" + dir().resolve("log4j2.properties").toUri(),
                 "-cp", classpath, mainClass));
         cmd.addAll(List.of(args));
         return cmd;
-    }
-
-    private IllegalStateException failure(String message) {
-        return new IllegalStateException(message + " [" + this + ", log " + logFile + "]. Log tail:\n"
-                + Children.tail(logFile, 30));
     }
 
     /** Builds a {@link KafkaBroker}; the ports are reserved at {@code build()}, nothing starts until {@code start()}. */

@@ -16,32 +16,24 @@ import java.util.List;
  * 127.0.0.1 reserved at {@code build()}, so a test can point a client at {@link #url()}
  * before {@link #start()} (a server that starts late). Kill and restart keep port and store.
  */
-public final class NatsServer implements AutoCloseable {
+public final class NatsServer extends LocalServer<NatsServer> {
 
-    private static final String HOST = "127.0.0.1";
     /** The image used where no local nats-server exists but Docker runs; same version as on the CI machine. */
     static final String IMAGE = "nats:2.9.10";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(20); // generous: 2 cores shared by many builds
 
-    private final int port;
     private final boolean jetStream;
     private final String user;
     private final String password;
     /** The local nats-server, or null when the server runs in a container ({@value #IMAGE}). */
     private final Path binary;
-    private final Path dir;
-    private final Path logFile;
-    private Child process;
-    private boolean closed;
 
     NatsServer(Builder builder) {
-        this.port = builder.port == 0 ? FreePorts.next() : builder.port;
+        super("nats-server", builder.port == 0 ? FreePorts.next() : builder.port, "nats-", "nats.log", Duration.ofSeconds(10), 20);
         this.jetStream = builder.jetStream;
         this.user = builder.user;
         this.password = builder.password;
         this.binary = Children.localOrDocker("nats-server", "apt-get install nats-server").orElse(null);
-        this.dir = Children.tempDir("nats-" + port + "-");
-        this.logFile = dir.resolve("nats.log");
     }
 
     /** A builder: free port, JetStream on, no auth. */
@@ -50,36 +42,32 @@ public final class NatsServer implements AutoCloseable {
     }
 
     /** Starts it; returns once it sends its INFO line (at most 20 s, else throws with the log tail). */
+    @Override
     public synchronized NatsServer start() {
-        if (closed) {
-            throw new IllegalStateException(this + " is closed");
-        }
-        if (isRunning()) {
-            throw new IllegalStateException("nats-server on port " + port + " is already running");
-        }
+        requireStartable();
         boolean inContainer = binary == null;
         List<String> cmd = new ArrayList<>();
         if (!inContainer) {
             cmd.add(binary.toString()); // the nats image's entrypoint is nats-server itself
         }
-        cmd.addAll(List.of("-a", inContainer ? "0.0.0.0" : HOST, "-p", Integer.toString(port)));
+        cmd.addAll(List.of("-a", inContainer ? "0.0.0.0" : HOST, "-p", Integer.toString(port())));
         if (jetStream) {
-            String store = inContainer ? ContainerChild.DATA + "/jetstream" : dir.resolve("jetstream").toString();
+            String store = inContainer ? ContainerChild.DATA + "/jetstream" : dir().resolve("jetstream").toString();
             cmd.addAll(List.of("-js", "-sd", store));
         }
         if (user != null) {
             cmd.addAll(List.of("--user", user, "--pass", password));
         }
-        process = inContainer ? ContainerChild.start(IMAGE, cmd, port, dir, logFile)
-                : Child.local(Children.spawn(cmd, dir, logFile));
+        started(inContainer ? ContainerChild.start(IMAGE, cmd, port(), dir(), logFile())
+                : Child.local(Children.spawn(cmd, dir(), logFile())));
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         String last = "no reply yet";
         while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw failure("nats-server ended (" + process.exitStatus() + ") before sending INFO");
+            if (!process().isAlive()) {
+                throw failure("nats-server ended (" + process().exitStatus() + ") before sending INFO");
             }
             try {
-                String line = readInfoLine(HOST, port, 1000);
+                String line = readInfoLine(HOST, port(), 1000);
                 if (line.startsWith("INFO ")) {
                     return this;
                 }
@@ -92,70 +80,16 @@ public final class NatsServer implements AutoCloseable {
         throw failure("no INFO line within " + START_TIMEOUT.toSeconds() + " s (last: " + last + ")");
     }
 
-    /** SIGTERM (nats-server shuts down cleanly, flushing JetStream), wait for exit. */
-    public synchronized void stop() {
-        if (process != null) {
-            process.terminate(Duration.ofSeconds(10));
-            process = null;
-        }
-    }
-
-    /** SIGKILL. */
-    public synchronized void kill() {
-        if (process != null) {
-            process.kill();
-            process = null;
-        }
-    }
-
-    /** Stops it if running, then starts it on the same port with the same JetStream store. */
-    public synchronized NatsServer restart() {
-        stop();
-        return start();
-    }
-
-    public synchronized boolean isRunning() {
-        return process != null && process.isAlive();
-    }
-
-    public int port() {
-        return port;
-    }
-
-    public String host() {
-        return HOST;
-    }
-
     /** {@code nats://[user:pass@]127.0.0.1:port}; mask before printing. */
     public String url() {
         String auth = user == null ? ""
                 : URLEncoder.encode(user, StandardCharsets.UTF_8) + ":" + URLEncoder.encode(password, StandardCharsets.UTF_8) + "@";
-        return "nats://" + auth + HOST + ":" + port;
-    }
-
-    public Path logFile() {
-        return logFile;
-    }
-
-    /** Kills it and deletes its dir. Idempotent. */
-    @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        kill();
-        closed = true;
-        Children.deleteTree(dir);
+        return "nats://" + auth + HOST + ":" + port();
     }
 
     @Override
     public String toString() {
         return "NatsServer[" + Redaction.maskText(url()) + (jetStream ? ", JetStream" : "") + "]";
-    }
-
-    private IllegalStateException failure(String message) {
-        return new IllegalStateException(message + " [" + this + ", log " + logFile + "]. Log tail:\n"
-                + Children.tail(logFile, 20));
     }
 
     /** Connects and reads the first line a NATS server sends ({@code INFO {...}}). */

@@ -69,6 +69,18 @@ public final class PackageCycles {
         return out.toString().lines().toList();
     }
 
+    /**
+     * Fails unless the package cycles among the module's compiled classes ({@code target/classes}, the
+     * working directory of a module's tests) are exactly {@code accepted}; the message lists the classes
+     * that close each cycle found.
+     */
+    public static void assertOnly(Set<Set<String>> accepted) {
+        PackageCycles found = of("dev.guard", Path.of("target/classes"));
+        Set<Set<String>> cycles = found.cycles();
+        org.junit.jupiter.api.Assertions.assertEquals(accepted, cycles, () -> "package cycles changed; the classes that close each one:\n"
+                + cycles.stream().map(c -> c + ":\n  " + found.explain(c)).collect(java.util.stream.Collectors.joining("\n")));
+    }
+
     /** Every cycle, each as its sorted package names. */
     public Set<Set<String>> cycles() {
         Map<String, Integer> index = new HashMap<>();

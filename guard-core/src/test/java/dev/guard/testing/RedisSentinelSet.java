@@ -81,7 +81,7 @@ public final class RedisSentinelSet implements AutoCloseable {
 
     /** {@code redis-sentinel://host:p1,host:p2,host:p3#name}: the sentinels as a client at {@code host} reaches them. */
     public String uri(String host) {
-        return "redis-sentinel://" + sentinels.stream().map(s -> host + ":" + s.port).collect(Collectors.joining(","))
+        return "redis-sentinel://" + sentinels.stream().map(s -> host + ":" + s.port()).collect(Collectors.joining(","))
                 + "#" + masterName;
     }
 
@@ -106,7 +106,7 @@ public final class RedisSentinelSet implements AutoCloseable {
 
     /** The sentinels' ports, in order. */
     public List<Integer> sentinelPorts() {
-        return sentinels.stream().map(s -> s.port).toList();
+        return sentinels.stream().map(s -> s.port()).toList();
     }
 
     /** Kills sentinel {@code i} (SIGKILL). */
@@ -144,7 +144,7 @@ public final class RedisSentinelSet implements AutoCloseable {
     }
 
     private String views() {
-        return sentinels.stream().map(s -> s.port + " -> " + s.call("SENTINEL", "get-master-addr-by-name", masterName)
+        return sentinels.stream().map(s -> s.port() + " -> " + s.call("SENTINEL", "get-master-addr-by-name", masterName)
                 .replace('\n', ':')).collect(Collectors.joining(", "));
     }
 
@@ -156,7 +156,7 @@ public final class RedisSentinelSet implements AutoCloseable {
             StringBuilder seen = new StringBuilder();
             for (Sentinel s : sentinels) {
                 String info = s.call("SENTINEL", "master", masterName);
-                seen.append(s.port).append(": ").append(info.replace('\n', ' ')).append("; ");
+                seen.append(s.port()).append(": ").append(info.replace('\n', ' ')).append("; ");
                 if (!info.contains("\nport\n" + masterPort) || !field(info, "num-slaves").equals("1")
                         || !field(info, "num-other-sentinels").equals(Integer.toString(sentinels.size() - 1))) {
                     ready = false;
@@ -199,13 +199,13 @@ public final class RedisSentinelSet implements AutoCloseable {
 
     /** The tail of every sentinel's log, for failure messages. */
     public String logs() {
-        return sentinels.stream().map(s -> "sentinel " + s.port + ":\n" + Children.tail(s.log, 15))
+        return sentinels.stream().map(s -> "sentinel " + s.port() + ":\n" + Children.tail(s.logFile(), 15))
                 .collect(Collectors.joining("\n"));
     }
 
     /** Every sentinel's whole log, for tests that read what Sentinel wrote ({@code +switch-master}). */
     public List<Path> sentinelLogs() {
-        return sentinels.stream().map(s -> s.log).toList();
+        return sentinels.stream().map(s -> s.logFile()).toList();
     }
 
     @Override
@@ -224,29 +224,25 @@ public final class RedisSentinelSet implements AutoCloseable {
     }
 
     /** One {@code redis-server --sentinel} child. */
-    private final class Sentinel {
-        final int port;
-        final Path dir;
-        final Path log;
+    private final class Sentinel extends LocalServer<Sentinel> {
         final Path out;
-        Child process;
 
         Sentinel(int port) {
-            this.port = port;
-            this.dir = Children.tempDir("sentinel-" + port + "-");
-            this.log = dir.resolve("sentinel.log");
-            this.out = dir.resolve("sentinel.out");
+            super("sentinel", port, "sentinel-", "sentinel.log", Duration.ofSeconds(10), 20);
+            this.out = dir().resolve("sentinel.out");
         }
 
-        void start() {
-            Path conf = dir.resolve("sentinel.conf");
+        @Override
+        public synchronized Sentinel start() {
+            requireStartable();
+            Path conf = dir().resolve("sentinel.conf");
             String text = String.join("\n",
-                    "port " + port,
+                    "port " + port(),
                     "bind " + HOST + (alsoBind == null ? "" : " " + alsoBind),
                     "daemonize no",
                     "protected-mode no",
-                    "dir " + dir,
-                    "logfile " + log,
+                    "dir " + dir(),
+                    "logfile " + logFile(),
                     "sentinel monitor " + masterName + " " + monitorHost + " " + master.port() + " 2",
                     "sentinel down-after-milliseconds " + masterName + " 1000",
                     "sentinel failover-timeout " + masterName + " 10000",
@@ -257,43 +253,35 @@ public final class RedisSentinelSet implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException("could not write " + conf, e);
             }
-            process = Child.local(Children.spawn(List.of(RedisServer.localBinary().toString(), conf.toString(), "--sentinel"),
-                    dir, out));
+            started(Child.local(Children.spawn(List.of(RedisServer.localBinary().toString(), conf.toString(), "--sentinel"),
+                    dir(), out)));
             long deadline = System.nanoTime() + Patience.PROCESS.toNanos();
             String last = "";
             while (System.nanoTime() < deadline) {
-                if (!process.isAlive()) {
-                    throw new IllegalStateException("sentinel on port " + port + " ended (" + process.exitStatus()
-                            + "):\n" + Children.tail(log, 20) + "\n" + Children.tail(out, 10));
+                if (!process().isAlive()) {
+                    throw failure("sentinel on port " + port() + " ended (" + process().exitStatus() + ")");
                 }
                 last = call("PING");
                 if (last.equals("+PONG")) {
-                    return;
+                    return this;
                 }
                 Children.sleep(20);
             }
-            throw new IllegalStateException("sentinel on port " + port + " did not answer PONG: " + last + "\n"
-                    + Children.tail(log, 20));
-        }
-
-        boolean isRunning() {
-            return process != null && process.isAlive();
+            throw failure("sentinel on port " + port() + " did not answer PONG: " + last);
         }
 
         String call(String... command) {
-            return Resp.text(HOST, port, null, command);
+            return Resp.text(HOST, port(), null, command);
         }
 
-        void kill() {
-            if (process != null) {
-                process.kill();
-                process = null;
-            }
+        @Override
+        String moreTail() {
+            return "\n" + Children.tail(out, 10);
         }
 
-        void close() {
-            kill();
-            Children.deleteTree(dir);
+        @Override
+        public String toString() {
+            return "sentinel " + port() + " of " + masterName;
         }
     }
 

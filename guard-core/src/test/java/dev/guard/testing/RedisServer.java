@@ -27,14 +27,13 @@ import java.util.regex.Pattern;
  * <p>Persistence is off ({@code --save ""}, no AOF); only loading mode writes one RDB
  * snapshot (explicit {@code SAVE}), which every restart then loads again.
  */
-public final class RedisServer implements AutoCloseable {
+public final class RedisServer extends LocalServer<RedisServer> {
 
     /** Timestamp of a Redis log line: {@code 30 Nov 2026 09:30:01.123} (local time). */
     private static final Pattern LOG_TIME = Pattern.compile("(\\d{2} \\w{3} \\d{4} \\d{2}:\\d{2}:\\d{2}\\.\\d{3})");
     private static final DateTimeFormatter LOG_TIME_FORMAT =
             DateTimeFormatter.ofPattern("dd MMM yyyy HH:mm:ss.SSS", Locale.ROOT);
     private static final Duration START_TIMEOUT = Duration.ofSeconds(20); // generous: 2 cores shared by many builds
-    private static final String HOST = "127.0.0.1";
     /**
      * Per-key load delay of {@link Builder#heldLoading()}: with 40,000 keys at least 80 s of
      * LOADING (a hang guard, never waited out: the test ends it with {@link #finishLoading()}).
@@ -47,7 +46,6 @@ public final class RedisServer implements AutoCloseable {
     static final String IMAGE = "redis:7.0.15";
 
     private final String password;
-    private final int port;
     private final int preloadKeys;
     private final int keyLoadDelayMicros;
     /** Server options added to every start but the preload one ({@code --cluster-enabled yes}, {@code --replicaof ...}). */
@@ -58,20 +56,16 @@ public final class RedisServer implements AutoCloseable {
     private final List<String> launcher;
     /** The local redis-server, or null when the server runs in a container ({@value #IMAGE}). */
     private final Path binary;
-    private final Path dir;
-    private final Path logFile;
     private final Path outFile;
 
-    private Child process;
     private boolean loadingMode;
     private boolean populated;
     private long logOffset;
     private Instant loadingObservedAt;
-    private boolean closed;
 
     RedisServer(Builder builder) {
+        super("redis-server", builder.port == 0 ? FreePorts.next() : builder.port, "redis-", "redis.log", Duration.ofSeconds(10), 20);
         this.password = builder.password;
-        this.port = builder.port == 0 ? FreePorts.next() : builder.port;
         this.preloadKeys = builder.preloadKeys;
         this.keyLoadDelayMicros = builder.keyLoadDelayMicros;
         this.extraArgs = List.copyOf(builder.extraArgs);
@@ -79,9 +73,7 @@ public final class RedisServer implements AutoCloseable {
         this.launcher = List.copyOf(builder.launcher);
         this.binary = builder.localOnly ? localBinary()
                 : Children.localOrDocker("redis-server", "apt-get install redis-server").orElse(null);
-        this.dir = Children.tempDir("redis-" + port + "-");
-        this.logFile = dir.resolve("redis.log");
-        this.outFile = dir.resolve("redis.out");
+        this.outFile = dir().resolve("redis.out");
     }
 
     /** The installed redis-server; topologies (replicas, sentinels, a cluster) need one on this machine's network. */
@@ -97,7 +89,7 @@ public final class RedisServer implements AutoCloseable {
      * nothing answers.
      */
     public String command(String... command) {
-        return Resp.text(HOST, port, password, command);
+        return Resp.text(HOST, port(), password, command);
     }
 
     /**
@@ -121,11 +113,9 @@ public final class RedisServer implements AutoCloseable {
     }
 
     /** Starts a plain server; returns once it answers PONG (at most 20 s, else throws with the log tail). */
+    @Override
     public synchronized RedisServer start() {
-        ensureOpen();
-        if (isRunning()) {
-            throw new IllegalStateException("redis-server on port " + port + " is already running");
-        }
+        requireStartable();
         spawn(false, false);
         awaitPong(START_TIMEOUT, "start");
         return this;
@@ -138,10 +128,7 @@ public final class RedisServer implements AutoCloseable {
      * (loading already over) or never answered.
      */
     public synchronized RedisServer startLoading() {
-        ensureOpen();
-        if (isRunning()) {
-            throw new IllegalStateException("redis-server on port " + port + " is already running");
-        }
+        requireStartable();
         loadingMode = true;
         if (!populated) {
             populate();
@@ -156,17 +143,17 @@ public final class RedisServer implements AutoCloseable {
         awaitPong(START_TIMEOUT, "start (to preload keys)");
         String populate = call(60_000, "DEBUG", "POPULATE", Integer.toString(preloadKeys), "guard:preload", "16");
         if (!populate.startsWith("+OK")) {
-            throw new IllegalStateException("DEBUG POPULATE " + preloadKeys + " on port " + port + " answered '"
-                    + populate + "'; it needs --enable-debug-command yes (Redis 7). Log tail:\n" + Children.tail(logFile, 20));
+            throw new IllegalStateException("DEBUG POPULATE " + preloadKeys + " on port " + port() + " answered '"
+                    + populate + "'; it needs --enable-debug-command yes (Redis 7). Log tail:\n" + Children.tail(logFile(), 20));
         }
         String save = call(60_000, "SAVE");
         if (!save.startsWith("+OK")) {
-            throw new IllegalStateException("SAVE on port " + port + " answered '" + save + "'. Log tail:\n"
-                    + Children.tail(logFile, 20));
+            throw new IllegalStateException("SAVE on port " + port() + " answered '" + save + "'. Log tail:\n"
+                    + Children.tail(logFile(), 20));
         }
         stop();
-        if (!Files.exists(dir.resolve("dump.rdb"))) {
-            throw new IllegalStateException("SAVE answered OK but " + dir.resolve("dump.rdb") + " is missing");
+        if (!Files.exists(dir().resolve("dump.rdb"))) {
+            throw new IllegalStateException("SAVE answered OK but " + dir().resolve("dump.rdb") + " is missing");
         }
         populated = true;
     }
@@ -175,11 +162,11 @@ public final class RedisServer implements AutoCloseable {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         String last = "no reply yet";
         while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw failure("redis-server ended (" + process.exitStatus() + ") before answering -LOADING");
+            if (!process().isAlive()) {
+                throw failure("redis-server ended (" + process().exitStatus() + ") before answering -LOADING");
             }
             try {
-                String reply = Resp.call(HOST, port, password, 1000, "PING");
+                String reply = Resp.call(HOST, port(), password, 1000, "PING");
                 if (reply.startsWith("-LOADING")) {
                     loadingObservedAt = Instant.now();
                     return;
@@ -215,7 +202,7 @@ public final class RedisServer implements AutoCloseable {
     /** Sends PING now: true iff the reply is {@code -LOADING}; false on any other reply or no connection. */
     public boolean isLoading() {
         try {
-            return Resp.call(HOST, port, password, 2000, "PING").startsWith("-LOADING");
+            return Resp.call(HOST, port(), password, 2000, "PING").startsWith("-LOADING");
         } catch (IOException e) {
             return false;
         }
@@ -228,7 +215,7 @@ public final class RedisServer implements AutoCloseable {
      */
     public String ping() {
         try {
-            return Resp.call(HOST, port, password, 2000, "PING");
+            return Resp.call(HOST, port(), password, 2000, "PING");
         } catch (IOException e) {
             return "no connection: " + e;
         }
@@ -255,7 +242,7 @@ public final class RedisServer implements AutoCloseable {
             offset = logOffset;
         }
         try {
-            byte[] bytes = Files.readAllBytes(logFile);
+            byte[] bytes = Files.readAllBytes(logFile());
             String text = new String(bytes, (int) Math.min(offset, bytes.length),
                     (int) (bytes.length - Math.min(offset, bytes.length)), StandardCharsets.UTF_8);
             for (String line : text.split("\n")) {
@@ -269,49 +256,21 @@ public final class RedisServer implements AutoCloseable {
             }
             return java.util.Optional.empty();
         } catch (IOException e) {
-            throw new UncheckedIOException("could not read " + logFile, e);
-        }
-    }
-
-    /** Stops the server (SIGTERM; with {@code --save ""} nothing is written) and waits for it to exit. */
-    public synchronized void stop() {
-        if (process != null) {
-            process.terminate(Duration.ofSeconds(10));
-            process = null;
-        }
-    }
-
-    /** SIGKILL: the server dies at once, mid-whatever. */
-    public synchronized void kill() {
-        if (process != null) {
-            process.kill();
-            process = null;
+            throw new UncheckedIOException("could not read " + logFile(), e);
         }
     }
 
     /** Stops it if running, then starts again on the same port and dir (in loading mode: loading again). */
+    @Override
     public synchronized RedisServer restart() {
         stop();
         return loadingMode ? startLoading() : start();
     }
 
-    /** True while the child process is alive. */
-    public synchronized boolean isRunning() {
-        return process != null && process.isAlive();
-    }
-
-    public int port() {
-        return port;
-    }
-
-    public String host() {
-        return HOST;
-    }
-
     /** {@code redis://[:password@]127.0.0.1:port}; mask it before printing ({@code Redaction.maskText}). */
     public String uri() {
         String auth = password == null ? "" : ":" + URLEncoder.encode(password, StandardCharsets.UTF_8) + "@";
-        return "redis://" + auth + HOST + ":" + port;
+        return "redis://" + auth + HOST + ":" + port();
     }
 
     /** The password, or null. */
@@ -319,24 +278,10 @@ public final class RedisServer implements AutoCloseable {
         return password;
     }
 
-    public Path logFile() {
-        return logFile;
-    }
-
-    /** The server's own directory (RDB snapshot, logs). */
-    public Path dir() {
-        return dir;
-    }
-
-    /** Stops the server and deletes its dir. Idempotent. */
+    /** The server's stdout besides its log: where it says why it could not start. */
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        kill();
-        closed = true;
-        Children.deleteTree(dir);
+    String moreTail() {
+        return "\n" + Children.tail(outFile, 10);
     }
 
     @Override
@@ -346,16 +291,16 @@ public final class RedisServer implements AutoCloseable {
 
     private void spawn(boolean loading, boolean debugCommand) {
         try {
-            logOffset = Files.exists(logFile) ? Files.size(logFile) : 0;
+            logOffset = Files.exists(logFile()) ? Files.size(logFile()) : 0;
         } catch (IOException e) {
             logOffset = 0;
         }
         boolean inContainer = binary == null;
-        String serverDir = inContainer ? ContainerChild.DATA : dir.toString();
+        String serverDir = inContainer ? ContainerChild.DATA : dir().toString();
         List<String> cmd = new ArrayList<>(inContainer ? List.of() : launcher);
         cmd.addAll(List.of(inContainer ? "redis-server" : binary.toString(), "--bind"));
         cmd.addAll(inContainer ? List.of("0.0.0.0") : bindList());
-        cmd.addAll(List.of("--port", Integer.toString(port), "--dir", serverDir,
+        cmd.addAll(List.of("--port", Integer.toString(port()), "--dir", serverDir,
                 "--logfile", serverDir + "/redis.log", "--daemonize", "no", "--save", "", "--appendonly", "no",
                 "--protected-mode", "no"));
         if (password != null) {
@@ -377,8 +322,8 @@ public final class RedisServer implements AutoCloseable {
             // after the loading options, so that args() can override them (the last of a repeated option wins)
             cmd.addAll(extraArgs);
         }
-        process = inContainer ? ContainerChild.start(IMAGE, cmd, port, dir, outFile)
-                : Child.local(Children.spawn(cmd, dir, outFile));
+        started(inContainer ? ContainerChild.start(IMAGE, cmd, port(), dir(), outFile)
+                : Child.local(Children.spawn(cmd, dir(), outFile)));
     }
 
     private List<String> bindList() {
@@ -394,16 +339,16 @@ public final class RedisServer implements AutoCloseable {
         while (true) {
             Child current;
             synchronized (this) {
-                current = process;
+                current = process();
             }
             if (current == null) {
-                throw failure(what + ": redis-server on port " + port + " is not running");
+                throw failure(what + ": redis-server on port " + port() + " is not running");
             }
             if (!current.isAlive()) {
                 throw failure(what + ": redis-server ended (" + current.exitStatus() + ") before answering PONG");
             }
             try {
-                String reply = Resp.call(HOST, port, password, 1000, "PING");
+                String reply = Resp.call(HOST, port(), password, 1000, "PING");
                 if (reply.startsWith("+PONG")) {
                     return Instant.now();
                 }
@@ -423,20 +368,9 @@ public final class RedisServer implements AutoCloseable {
 
     private String call(int timeoutMillis, String... command) {
         try {
-            return Resp.call(HOST, port, password, timeoutMillis, command);
+            return Resp.call(HOST, port(), password, timeoutMillis, command);
         } catch (IOException e) {
-            throw failure(String.join(" ", command[0]) + " on port " + port + " failed: " + e);
-        }
-    }
-
-    private IllegalStateException failure(String message) {
-        return new IllegalStateException(message + " [" + this + ", log " + logFile + "]. Log tail:\n"
-                + Children.tail(logFile, 20) + "\n" + Children.tail(outFile, 10));
-    }
-
-    private void ensureOpen() {
-        if (closed) {
-            throw new IllegalStateException(this + " is closed");
+            throw failure(String.join(" ", command[0]) + " on port " + port() + " failed: " + e);
         }
     }
 
