@@ -36,7 +36,7 @@ class ColdStartBuilderTest {
 
   @Test
   void workerEnvMayReferToTheContractsValues() {
-    assertEquals("redis://127.0.0.1:7000", ColdStart.substitute("${REDIS_URL}", Map.of("REDIS_URL", "redis://127.0.0.1:7000")));
+    assertEquals("redis://127.0.0.1:7000", ChildProcesses.substitute("${REDIS_URL}", Map.of("REDIS_URL", "redis://127.0.0.1:7000")));
   }
 
   @Test
