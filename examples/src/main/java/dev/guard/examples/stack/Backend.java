@@ -5,7 +5,7 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.MessageProperties;
 import dev.guard.config.Redaction;
-import dev.guard.examples.coldstart.StackContract;
+import dev.guard.testing.coldstart.StackContract;
 import dev.failsafe.Failsafe;
 import dev.failsafe.RetryPolicy;
 import io.lettuce.core.RedisClient;

@@ -1,13 +1,13 @@
 package dev.guard.examples.stack;
 
-import dev.guard.examples.coldstart.Broker;
-import dev.guard.examples.coldstart.ColdStart;
-import dev.guard.examples.coldstart.ColdStartListener;
-import dev.guard.examples.coldstart.ColdStartReport;
-import dev.guard.examples.coldstart.Component;
-import dev.guard.examples.coldstart.ProcessSpec;
-import dev.guard.examples.coldstart.RunReconciliation;
-import dev.guard.examples.coldstart.StackContract;
+import dev.guard.testing.coldstart.Broker;
+import dev.guard.testing.coldstart.ColdStart;
+import dev.guard.testing.coldstart.ColdStartListener;
+import dev.guard.testing.coldstart.ColdStartReport;
+import dev.guard.testing.coldstart.Component;
+import dev.guard.testing.coldstart.ProcessSpec;
+import dev.guard.testing.coldstart.RunReconciliation;
+import dev.guard.testing.coldstart.StackContract;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;

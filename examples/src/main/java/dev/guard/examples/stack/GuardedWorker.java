@@ -11,7 +11,7 @@ import dev.guard.config.Redaction;
 import dev.guard.config.SettingType;
 import dev.guard.drain.Drain;
 import dev.guard.drain.ForwardingJobSource;
-import dev.guard.examples.coldstart.StackContract;
+import dev.guard.testing.coldstart.StackContract;
 import dev.guard.queue.amqp.AmqpJob;
 import dev.guard.queue.amqp.AmqpQueue;
 import dev.guard.queue.redis.CrashSafeListQueue;

@@ -1,7 +1,7 @@
 package dev.guard.examples.stack;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.guard.examples.coldstart.StackContract;
+import dev.guard.testing.coldstart.StackContract;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;

@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.guard.examples.stack.Backend;
 import dev.guard.examples.stack.Demo;
 import dev.guard.testing.NoLeakedProcesses;
+import dev.guard.testing.coldstart.Broker;
+import dev.guard.testing.coldstart.ColdStart;
+import dev.guard.testing.coldstart.ColdStartReport;
+import dev.guard.testing.coldstart.Component;
+import dev.guard.testing.coldstart.ProcessSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 

@@ -5,6 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.guard.examples.stack.Backend;
 import dev.guard.examples.stack.GuardedWorker;
+import dev.guard.testing.coldstart.Broker;
+import dev.guard.testing.coldstart.ColdStart;
+import dev.guard.testing.coldstart.ColdStartListener;
+import dev.guard.testing.coldstart.ColdStartReport;
+import dev.guard.testing.coldstart.ProcessSpec;
+import dev.guard.testing.coldstart.RunReconciliation;
+import dev.guard.testing.coldstart.StackServices;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.guard.examples.coldstart.Reconciler;
+import dev.guard.testing.coldstart.Reconciler;
 import dev.guard.testing.BoundedRun;
 import dev.guard.testing.Checkout;
 import dev.guard.testing.Engine;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.guard.examples.coldstart.ProcessSpec;
+import dev.guard.testing.coldstart.ProcessSpec;
 import dev.guard.testing.BoundedRun;
 import dev.guard.testing.FreePorts;
 import dev.guard.testing.NoLeakedProcesses;

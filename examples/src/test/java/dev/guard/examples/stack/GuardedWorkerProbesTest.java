@@ -3,8 +3,8 @@ package dev.guard.examples.stack;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.guard.examples.coldstart.ProcessSpec;
-import dev.guard.examples.coldstart.StackContract;
+import dev.guard.testing.coldstart.ProcessSpec;
+import dev.guard.testing.coldstart.StackContract;
 import dev.guard.testing.FreePorts;
 import dev.guard.testing.NoLeakedProcesses;
 import dev.guard.testing.RedisServer;

@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.guard.examples.coldstart.ColdStart;
-import dev.guard.examples.coldstart.ColdStartConfigurer;
-import dev.guard.examples.coldstart.ColdStartReport;
-import dev.guard.examples.coldstart.ColdStartTest;
-import dev.guard.examples.coldstart.ProcessSpec;
-import dev.guard.examples.coldstart.RunReconciliation;
+import dev.guard.testing.coldstart.ColdStart;
+import dev.guard.testing.coldstart.ColdStartConfigurer;
+import dev.guard.testing.coldstart.ColdStartReport;
+import dev.guard.testing.coldstart.ColdStartTest;
+import dev.guard.testing.coldstart.ProcessSpec;
+import dev.guard.testing.coldstart.RunReconciliation;
 import dev.guard.examples.spring.guarded.SpringThumbnailWorker;
 import dev.guard.examples.spring.naive.NaiveSpringWorker;
 import dev.guard.examples.stack.Backend;

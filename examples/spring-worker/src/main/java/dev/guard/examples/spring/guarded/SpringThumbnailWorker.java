@@ -1,6 +1,6 @@
 package dev.guard.examples.spring.guarded;
 
-import dev.guard.examples.coldstart.StackContract;
+import dev.guard.testing.coldstart.StackContract;
 import dev.guard.queue.redis.CrashSafeListQueue;
 import dev.guard.queue.redis.RedisJob;
 import dev.guard.ready.ProbeResult;

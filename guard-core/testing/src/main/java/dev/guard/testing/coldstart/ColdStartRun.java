@@ -1,0 +1,236 @@
+package dev.guard.testing.coldstart;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * One cold start of a series ({@link ColdStart#run}), in four steps: start the parts in the drawn
+ * order with the drawn pauses; wait, bounded, until every enqueued job has an outcome or nothing more
+ * can happen; stop everything; reconcile by job id and keep the logs of a failed run.
+ */
+final class ColdStartRun {
+  private final ColdStart settings;
+  private final int run;
+  private final int runs;
+  private final StackServices.RedisHandle redis;
+  private final StackServices.BrokerHandle amqp;
+  private final StartOrder.Draw draw;
+  private final String runId;
+  private final String queue;
+  private final RunDirectory dir;
+  private final RunOutput output;
+  private final ColdStartListener listener;
+  /** What went wrong besides the reconciliation: a stall, a timeout, a harness failure. */
+  private final List<String> problems = new ArrayList<>();
+  private final ExecutorService watcher = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "coldstart-redis-watch");
+    t.setDaemon(true);
+    return t;
+  });
+
+  private Instant startedAt;
+  private Instant stoppedAt;
+  private Process worker;
+  private Process backend;
+  private Instant workerStartedAt;
+  private CompletableFuture<Instant> redisLoaded;
+
+  ColdStartRun(ColdStart settings, int run, int runs, StartOrder.Draw draw, StackServices.RedisHandle redis,
+      StackServices.BrokerHandle amqp, Path series) {
+    this.settings = settings;
+    this.run = run;
+    this.runs = runs;
+    this.draw = draw;
+    this.redis = redis;
+    this.amqp = amqp;
+    this.listener = settings.listener;
+    this.runId = "r" + run + "-" + UUID.randomUUID().toString().substring(0, 6);
+    this.queue = settings.broker == Broker.AMQP ? "guard.coldstart." + runId : "guard:coldstart:" + runId;
+    this.dir = RunDirectory.create(series, run);
+    this.output = new RunOutput(run, settings.worker.name(), dir, listener);
+  }
+
+  RunReconciliation execute() {
+    Map<String, String> env = contract();
+    listener.runStarting(run, runs, draw.order());
+    startedAt = Instant.now();
+    try {
+      startInOrder(env);
+      awaitOutcomes();
+    } catch (RuntimeException e) {
+      problems.add("the harness could not run the stack: " + e);
+    } finally {
+      stoppedAt = Instant.now();
+      stopAll();
+    }
+    output.poll();
+    return reconcile();
+  }
+
+  /** The variables every process of this run gets ({@link StackContract}). */
+  private Map<String, String> contract() {
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put(StackContract.REDIS_URL, redis.uri());
+    env.put(StackContract.JOB_BROKER, settings.broker.envValue());
+    if (amqp != null) {
+      env.put(StackContract.AMQP_URL, amqp.uri());
+    }
+    env.put(StackContract.JOB_QUEUE, queue);
+    env.put(StackContract.JOB_COUNT, Integer.toString(settings.jobs));
+    env.put(StackContract.JOB_SKEWED, Integer.toString(settings.skewed));
+    env.put(StackContract.RUN_ID, runId);
+    env.put(StackContract.JOB_MANIFEST, dir.manifest().toAbsolutePath().toString());
+    env.put(StackContract.BACKEND_POPULATE_MS, Long.toString(settings.backendPopulate.toMillis()));
+    // the harness stops the worker with SIGTERM; should the harness itself die, the worker still
+    // exits once idle for longer than a run can last, instead of lingering
+    env.put(StackContract.WORKER_IDLE_EXIT_MS, Long.toString(settings.runTimeout.plusSeconds(30).toMillis()));
+    return env;
+  }
+
+  private void startInOrder(Map<String, String> env) {
+    for (int i = 0; i < draw.order().size(); i++) {
+      sleep(draw.gapsMillis().get(i));
+      switch (draw.order().get(i)) {
+        case REDIS -> {
+          listener.event(run, "starting Redis on a dataset of " + settings.redisPreloadKeys
+              + " keys (it should answer LOADING while it loads)");
+          redis.start();
+          redisLoaded = CompletableFuture.supplyAsync(() -> redis.awaitLoaded(settings.runTimeout), watcher);
+          // what the start saw, not what it was meant to see: the handles return only after a real
+          // -LOADING reply, and say so through loadingObservedAt
+          listener.event(run, redis.loadingObservedAt() != null
+              ? "Redis is up and answered LOADING while it loads its dataset"
+              : "Redis is up, but no LOADING reply was seen: this run has no loading phase");
+        }
+        case BROKER -> {
+          amqp.start();
+          listener.event(run, "RabbitMQ now accepts connections");
+        }
+        case BACKEND -> {
+          backend = ChildProcesses.start(settings.backend, env, dir.backendLog());
+          listener.event(run, "backend started (pid " + backend.pid() + "): populates Redis for about "
+              + RunReconciliation.seconds(settings.backendPopulate) + ", then enqueues " + settings.jobs + " jobs");
+        }
+        case WORKER -> {
+          worker = ChildProcesses.start(settings.worker, env, dir.workerLog());
+          workerStartedAt = Instant.now();
+          listener.event(run, settings.worker.name() + " started (pid " + worker.pid() + ")");
+        }
+      }
+      // a worker may finish jobs while a later service is still starting: those outcomes count too
+      // (a CI run lost the first 3 of 100 here while RabbitMQ, started last, came up in a container)
+      output.poll();
+    }
+  }
+
+  /** Waits, bounded, until every enqueued job has an outcome or nothing more can happen. */
+  private void awaitOutcomes() {
+    Instant deadline = startedAt.plus(settings.runTimeout);
+    Map<String, String> manifestIds = Map.of();
+    Instant backendDoneAt = null;
+    Instant workerExitSeen = null;
+    while (true) {
+      output.poll();
+      if (backendDoneAt == null && !backend.isAlive()) {
+        backendDoneAt = Instant.now();
+        int code = backend.exitValue();
+        manifestIds = dir.manifestIds();
+        listener.event(run, code == 0
+            ? "backend enqueued " + manifestIds.size() + " jobs, "
+                + manifestIds.values().stream().filter(v -> v.startsWith("skew")).count() + " with schema skew"
+            : "backend exited with " + code + " (read " + dir.backendLog() + ")");
+      }
+      if (backendDoneAt != null && !manifestIds.isEmpty() && output.withOutcome().containsAll(manifestIds.keySet())) {
+        listener.event(run, "every enqueued job has an outcome");
+        return;
+      }
+      if (!worker.isAlive()) {
+        if (workerExitSeen == null) {
+          workerExitSeen = Instant.now();
+          listener.event(run, settings.worker.name() + " exited with " + worker.exitValue()
+              + (backendDoneAt == null ? "; the backend goes on (its jobs are enqueued all the same)" : ""));
+        }
+        // the jobs are enqueued whether or not a worker is alive: let the backend finish (bounded)
+        if (backendDoneAt != null && Duration.between(workerExitSeen, Instant.now()).toMillis() > 300) {
+          return;
+        }
+      }
+      if (backendDoneAt != null) {
+        // quiet = the worker is running and says nothing: a JVM still booting on a busy machine
+        // is not quiet yet, so the period counts from its first line at the earliest (a worker
+        // that never prints ends the run at the run timeout instead)
+        Instant since = latest(backendDoneAt, output.lastOutcomeAt(), output.workerFirstLineAt());
+        if (output.workerFirstLineAt() != null && Duration.between(since, Instant.now()).compareTo(settings.quietPeriod) > 0) {
+          listener.event(run, "no new outcome for " + RunReconciliation.seconds(settings.quietPeriod)
+              + " after the backend finished: stopping the run");
+          problems.add("stalled: no new outcome line for " + RunReconciliation.seconds(settings.quietPeriod)
+              + " after the backend finished (" + output.withOutcome().size() + " of " + manifestIds.size()
+              + " jobs had one)");
+          return;
+        }
+      }
+      if (Instant.now().isAfter(deadline)) {
+        problems.add("timed out: the run took longer than " + RunReconciliation.seconds(settings.runTimeout)
+            + " (" + output.withOutcome().size() + " jobs had an outcome)");
+        return;
+      }
+      sleep(50);
+    }
+  }
+
+  private void stopAll() {
+    ChildProcesses.stop(worker, "worker", text -> listener.event(run, text));
+    ChildProcesses.stop(backend, "backend", text -> listener.event(run, text));
+    redis.stop();
+    if (amqp != null) {
+      amqp.stop();
+      amqp.deleteQueue(queue);
+    }
+    watcher.shutdownNow();
+  }
+
+  private RunReconciliation reconcile() {
+    List<String> workerLines = dir.workerLines();
+    Reconciler.Tally tally = Reconciler.reconcile(dir.manifestIds(), workerLines, settings.jobs);
+    RunReconciliation.Figures figures = RunFigures.of(new RunFigures.Observed(startedAt, output.lastOutcomeAt(),
+        stoppedAt, workerStartedAt, redis.loadingObservedAt(), redisLoaded, worker, backend), tally, workerLines,
+        dir.backendLines());
+    boolean passed = problems.isEmpty() && tally.violations().isEmpty();
+    boolean keep = !passed || settings.keepLogs;
+    RunReconciliation r = new RunReconciliation(run, runId, draw.order(), settings.worker.toString(), settings.jobs,
+        tally, problems, figures, keep ? dir.path() : null);
+    dir.keepOrDelete(keep, redis.logFile(), r.render());
+    return r;
+  }
+
+  private static Instant latest(Instant... instants) {
+    Instant out = Instant.MIN;
+    for (Instant i : instants) {
+      if (i != null && i.isAfter(out)) {
+        out = i;
+      }
+    }
+    return out;
+  }
+
+  private static void sleep(long millis) {
+    if (millis <= 0) {
+      return;
+    }
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while running a cold start", e);
+    }
+  }
+}

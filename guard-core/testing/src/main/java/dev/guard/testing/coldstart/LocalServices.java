@@ -1,0 +1,159 @@
+package dev.guard.testing.coldstart;
+
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import dev.guard.testing.MachineServices;
+import dev.guard.testing.RedisServer;
+import dev.guard.testing.TcpProxy;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+
+/** Local child processes: a private loading {@code redis-server}, a TCP proxy to the machine's RabbitMQ. */
+final class LocalServices implements StackServices {
+  private final int preloadKeys;
+  private LocalRedis redis;
+  private LocalBroker broker;
+
+  LocalServices(int preloadKeys) {
+    this.preloadKeys = preloadKeys;
+  }
+
+  @Override
+  public synchronized RedisHandle redis() {
+    if (redis == null) {
+      redis = new LocalRedis(RedisServer.builder().preloadKeys(preloadKeys).build());
+    }
+    return redis;
+  }
+
+  @Override
+  public synchronized BrokerHandle broker() {
+    if (broker == null) {
+      broker = new LocalBroker(MachineServices.amqpUri());
+    }
+    return broker;
+  }
+
+  @Override
+  public String describe() {
+    return "local processes (a private redis-server; the machine's RabbitMQ behind a TCP proxy)";
+  }
+
+  @Override
+  public synchronized void close() {
+    if (redis != null) {
+      redis.server.close();
+    }
+    if (broker != null) {
+      broker.proxy.close();
+    }
+  }
+
+  private static final class LocalRedis implements RedisHandle {
+    private final RedisServer server;
+    private boolean prepared;
+
+    LocalRedis(RedisServer server) {
+      this.server = server;
+    }
+
+    @Override
+    public String uri() {
+      return server.uri();
+    }
+
+    @Override
+    public synchronized void start() {
+      if (!prepared) {
+        throw new IllegalStateException("prepare() the dataset before the first run");
+      }
+      server.restart();
+    }
+
+    /** Writes the dataset once (preload, SAVE, one load), then stops the server. */
+    @Override
+    public synchronized void prepare() {
+      if (!prepared) {
+        server.startLoading();
+        server.stop();
+        prepared = true;
+      }
+    }
+
+    @Override
+    public Instant loadingObservedAt() {
+      return server.loadingObservedAt();
+    }
+
+    @Override
+    public Instant awaitLoaded(Duration max) {
+      return server.awaitLoaded(max);
+    }
+
+    @Override
+    public void stop() {
+      server.stop();
+    }
+
+    @Override
+    public Path logFile() {
+      return server.logFile();
+    }
+  }
+
+  private static final class LocalBroker implements BrokerHandle {
+    private final String realUri;
+    private final TcpProxy proxy;
+    private final String proxiedUri;
+
+    LocalBroker(String realUri) {
+      this.realUri = realUri;
+      URI parsed = URI.create(realUri);
+      int port = parsed.getPort() < 0 ? 5672 : parsed.getPort();
+      this.proxy = TcpProxy.forward(parsed.getHost(), port);
+      this.proxy.mode(TcpProxy.Mode.REFUSE);
+      String userInfo = parsed.getRawUserInfo() == null ? "" : parsed.getRawUserInfo() + "@";
+      String path = parsed.getRawPath() == null ? "" : parsed.getRawPath();
+      this.proxiedUri = "amqp://" + userInfo + proxy.host() + ":" + proxy.port() + path;
+    }
+
+    @Override
+    public String uri() {
+      return proxiedUri;
+    }
+
+    @Override
+    public void start() {
+      proxy.mode(TcpProxy.Mode.FORWARD);
+    }
+
+    @Override
+    public void stop() {
+      proxy.mode(TcpProxy.Mode.REFUSE);
+    }
+
+    @Override
+    public void deleteQueue(String queue) {
+      deleteAmqpQueues(realUri, queue, queue + StackContract.DEAD_SUFFIX);
+    }
+  }
+
+  static void deleteAmqpQueues(String amqpUri, String... queues) {
+    try {
+      ConnectionFactory factory = new ConnectionFactory();
+      factory.setUri(amqpUri);
+      try (Connection connection = factory.newConnection("coldstart-cleanup")) {
+        for (String queue : queues) {
+          try (Channel channel = connection.createChannel()) {
+            channel.queueDelete(queue);
+          }
+        }
+      }
+    } catch (Exception e) {
+      // cleanup of uniquely named queues; the run's result does not depend on it
+    }
+  }
+}
