@@ -37,7 +37,7 @@ public final class KafkaBroker extends LocalServer<KafkaBroker> {
     private Duration lastStartTime;
 
     KafkaBroker(Builder builder) {
-        super("Kafka broker", builder.port == 0 ? FreePorts.next() : builder.port, "kafka-", "broker.log", Duration.ofSeconds(30), 30);
+        super("Kafka broker", builder.port, "kafka-", "broker.log", Duration.ofSeconds(30), 30);
         this.controllerPort = FreePorts.next();
         this.startTimeout = builder.startTimeout;
         this.properties = dir().resolve("server.properties");
@@ -229,10 +229,7 @@ public final class KafkaBroker extends LocalServer<KafkaBroker> {
 
         /** The client port; 0 (default) picks a free one at {@code build()}. */
         public Builder port(int port) {
-            if (port < 0 || port > 65535) {
-                throw new IllegalArgumentException("port must be 0..65535, was " + port);
-            }
-            this.port = port;
+            this.port = LocalServer.requirePort(port);
             return this;
         }
 

@@ -29,7 +29,7 @@ public abstract class LocalServer<S extends LocalServer<S>> implements AutoClose
 
     /**
      * @param kind      what it is, for messages ({@code redis-server})
-     * @param port      its client port
+     * @param port      its client port; 0 picks a free one
      * @param dirPrefix the prefix of its temporary directory
      * @param logName   its log file's name in that directory
      * @param stopGrace how long {@link #stop()} waits after SIGTERM before SIGKILL
@@ -37,11 +37,19 @@ public abstract class LocalServer<S extends LocalServer<S>> implements AutoClose
      */
     LocalServer(String kind, int port, String dirPrefix, String logName, Duration stopGrace, int tailLines) {
         this.kind = kind;
-        this.port = port;
-        this.dir = Children.tempDir(dirPrefix + port + "-");
+        this.port = port == 0 ? FreePorts.next() : requirePort(port);
+        this.dir = Children.tempDir(dirPrefix + this.port + "-");
         this.logFile = dir.resolve(logName);
         this.stopGrace = stopGrace;
         this.tailLines = tailLines;
+    }
+
+    /** For the builders' {@code port(int)}: a port, or 0 for a free one at {@code build()}; throws otherwise. */
+    static int requirePort(int port) {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port must be 0..65535, was " + port);
+        }
+        return port;
     }
 
     /** Starts it and returns once it serves, else throws with the log tail. */

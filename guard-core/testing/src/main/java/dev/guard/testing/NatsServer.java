@@ -28,7 +28,7 @@ public final class NatsServer extends LocalServer<NatsServer> {
     private final Path binary;
 
     NatsServer(Builder builder) {
-        super("nats-server", builder.port == 0 ? FreePorts.next() : builder.port, "nats-", "nats.log", Duration.ofSeconds(10), 20);
+        super("nats-server", builder.port, "nats-", "nats.log", Duration.ofSeconds(10), 20);
         this.jetStream = builder.jetStream;
         this.user = builder.user;
         this.password = builder.password;
@@ -111,10 +111,7 @@ public final class NatsServer extends LocalServer<NatsServer> {
 
         /** The port; 0 (default) picks a free one at {@code build()}. */
         public Builder port(int port) {
-            if (port < 0 || port > 65535) {
-                throw new IllegalArgumentException("port must be 0..65535, was " + port);
-            }
-            this.port = port;
+            this.port = LocalServer.requirePort(port);
             return this;
         }
 

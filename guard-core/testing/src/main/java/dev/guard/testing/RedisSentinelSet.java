@@ -51,7 +51,7 @@ public final class RedisSentinelSet implements AutoCloseable {
         r.args("--replicaof", monitorHost, Integer.toString(master.port()));
         this.replica = r.build();
         for (int i = 0; i < b.sentinels; i++) {
-            sentinels.add(new Sentinel(FreePorts.next()));
+            sentinels.add(new Sentinel());
         }
     }
 
@@ -227,8 +227,8 @@ public final class RedisSentinelSet implements AutoCloseable {
     private final class Sentinel extends LocalServer<Sentinel> {
         final Path out;
 
-        Sentinel(int port) {
-            super("sentinel", port, "sentinel-", "sentinel.log", Duration.ofSeconds(10), 20);
+        Sentinel() {
+            super("sentinel", 0, "sentinel-", "sentinel.log", Duration.ofSeconds(10), 20);
             this.out = dir().resolve("sentinel.out");
         }
 

@@ -63,7 +63,7 @@ public final class RedisServer extends LocalServer<RedisServer> {
     private Instant loadingObservedAt;
 
     RedisServer(Builder builder) {
-        super("redis-server", builder.port == 0 ? FreePorts.next() : builder.port, "redis-", "redis.log", Duration.ofSeconds(10), 20);
+        super("redis-server", builder.port, "redis-", "redis.log", Duration.ofSeconds(10), 20);
         this.password = builder.password;
         this.preloadKeys = builder.preloadKeys;
         this.keyLoadDelayMicros = builder.keyLoadDelayMicros;
@@ -427,10 +427,7 @@ public final class RedisServer extends LocalServer<RedisServer> {
 
         /** The port; 0 (default) picks a free one at {@code build()}. */
         public Builder port(int port) {
-            if (port < 0 || port > 65535) {
-                throw new IllegalArgumentException("port must be 0..65535, was " + port);
-            }
-            this.port = port;
+            this.port = LocalServer.requirePort(port);
             return this;
         }
 
