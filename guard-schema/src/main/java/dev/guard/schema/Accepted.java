@@ -19,7 +19,7 @@ public record Accepted(String schemaId, Payload payload) implements Verdict {
         try {
             return payload.object();
         } catch (IllegalStateException e) {
-            throw new IllegalStateException("payload accepted by schema " + schemaId + ": " + e.getMessage(), e);
+            throw named(e);
         }
     }
 
@@ -28,7 +28,7 @@ public record Accepted(String schemaId, Payload payload) implements Verdict {
         try {
             return payload.string(field);
         } catch (IllegalStateException e) {
-            throw new IllegalStateException("payload accepted by schema " + schemaId + ": " + e.getMessage(), e);
+            throw named(e);
         }
     }
 
@@ -37,8 +37,13 @@ public record Accepted(String schemaId, Payload payload) implements Verdict {
         try {
             return payload.integer(field);
         } catch (IllegalStateException e) {
-            throw new IllegalStateException("payload accepted by schema " + schemaId + ": " + e.getMessage(), e);
+            throw named(e);
         }
+    }
+
+    /** A read error of {@link Payload}, naming the schema that accepted the payload. */
+    private IllegalStateException named(IllegalStateException e) {
+        return new IllegalStateException("payload accepted by schema " + schemaId + ": " + e.getMessage(), e);
     }
 
     @Override

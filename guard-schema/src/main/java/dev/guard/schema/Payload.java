@@ -26,9 +26,13 @@ public final class Payload implements Parsed {
 
     /** The validator's tree (org.json); never handed out. */
     private final Object tree;
-    /** {@link #value()}, made at its first use. Immutable, so a race only makes it twice. */
-    private Object plain;
-    private boolean converted;
+    /** Stands for "not converted yet" in {@link #plain} (null is a converted JSON null). */
+    private static final Object UNSET = new Object();
+    /**
+     * {@link #value()}, made at its first use. One field read once, and an immutable value: a race
+     * only makes it twice, and no thread can see a half-made one.
+     */
+    private Object plain = UNSET;
 
     Payload(Object tree) {
         this.tree = tree;
@@ -46,11 +50,12 @@ public final class Payload implements Parsed {
 
     /** The payload as plain Java values (see the class comment). */
     public Object value() {
-        if (!converted) {
-            plain = plain(tree);
-            converted = true;
+        Object p = plain;
+        if (p == UNSET) {
+            p = plain(tree);
+            plain = p;
         }
-        return plain;
+        return p;
     }
 
     /**
