@@ -40,31 +40,30 @@ public final class PackageCycles {
                 throw new IllegalStateException(dir.toAbsolutePath() + " is not a directory of compiled classes; "
                         + "run the module's compile first (./mvnw -pl <module> test-compile)");
             }
-            for (String line : jdeps("-verbose:package", dir)) {
-                String[] words = line.trim().split("\\s+");
-                if (words.length >= 3 && words[1].equals("->") && words[0].startsWith(prefix) && words[2].startsWith(prefix)
-                        && !words[0].equals(words[2])) {
-                    edges.computeIfAbsent(words[0], k -> new TreeSet<>()).add(words[2]);
-                }
-            }
-            for (String line : jdeps("-verbose:class", dir)) {
+            for (String line : jdeps(dir)) {
                 String[] words = line.trim().split("\\s+");
                 if (words.length >= 3 && words[1].equals("->") && words[0].startsWith(prefix) && words[2].startsWith(prefix)) {
                     classes.append(words[0]).append(" -> ").append(words[2]).append('\n');
+                    String from = packageOf(words[0]);
+                    String to = packageOf(words[2]);
+                    if (!from.equals(to)) {
+                        edges.computeIfAbsent(from, k -> new TreeSet<>()).add(to);
+                    }
                 }
             }
         }
         return new PackageCycles(edges, classes.toString());
     }
 
-    private static List<String> jdeps(String verbosity, Path dir) {
+    /** The class-to-class references of jdeps {@code -verbose:class}; the package graph is read from them. */
+    private static List<String> jdeps(Path dir) {
         ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow(() -> new IllegalStateException(
                 "the jdeps tool is not in this runtime (" + System.getProperty("java.home") + "); run the tests on a full JDK 17+"));
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int rc = jdeps.run(new PrintWriter(out), new PrintWriter(err), verbosity, "-filter:none", dir.toString());
+        int rc = jdeps.run(new PrintWriter(out), new PrintWriter(err), "-verbose:class", "-filter:none", dir.toString());
         if (rc != 0) {
-            throw new IllegalStateException("jdeps " + verbosity + " " + dir + " ended with " + rc + ": " + err);
+            throw new IllegalStateException("jdeps -verbose:class " + dir + " ended with " + rc + ": " + err);
         }
         return out.toString().lines().toList();
     }
