@@ -42,7 +42,7 @@ class NegativeControlTest {
     assertFalse(report.passed(), report.render());
     assertEquals(100, run.missing(), run.render());
     assertEquals(0, run.received(), run.render());
-    assertTrue(run.violations().stream().anyMatch(v -> v.startsWith("missing == 0 failed: 100 enqueued jobs have no outcome line")),
+    assertTrue(run.violations().stream().anyMatch(v -> v.startsWith("missing == 0 failed: 100 enqueued jobs are in neither Redis hash ")),
         run.render());
     Path logs = run.logs().orElseThrow(() -> new AssertionError("a failed run keeps its logs: " + run.render()));
     assertTrue(Files.exists(logs.resolve("worker.log")), logs.toString());

@@ -29,7 +29,7 @@ class GuardedWorkerConfigTest {
   private static final Duration WORKER_EXIT_BOUND = Duration.ofSeconds(120);
 
   private static BoundedRun.Result runWorker(Map<String, String> env) throws IOException, InterruptedException {
-    ProcessBuilder pb = new ProcessBuilder(ProcessSpec.java(GuardedWorker.class).command());
+    ProcessBuilder pb = new ProcessBuilder(ProcessSpec.java(GuardedWorker.class).commandLine());
     pb.environment().keySet().removeIf(k -> k.endsWith("_URL") || k.startsWith("GUARD_"));
     pb.environment().putAll(env);
     // output to a file, not a pipe read to its end: a hung worker cannot block the test before the bounded wait

@@ -67,7 +67,7 @@ class GuardedWorkerProbesTest {
     int healthPort = FreePorts.next();
     Path log = dir.resolve("worker.log");
     try (RedisServer redis = RedisServer.builder().build()) {
-      ProcessBuilder pb = new ProcessBuilder(ProcessSpec.java(GuardedWorker.class).command());
+      ProcessBuilder pb = new ProcessBuilder(ProcessSpec.java(GuardedWorker.class).commandLine());
       pb.environment().keySet().removeIf(k -> k.endsWith("_URL") || k.startsWith("GUARD_"));
       pb.environment().put(StackContract.REDIS_URL, redis.uri());
       pb.environment().put(GuardedWorker.ALLOW_LOOPBACK, "true");

@@ -7,15 +7,16 @@ import java.util.regex.Pattern;
  * Masks the secret in a URL's user info before a fixture prints it: {@code redis://:pw@host} becomes
  * {@code redis://:****@host}, {@code amqp://user:pw@host} {@code amqp://user:****@host}, and a token
  * alone ({@code nats://token@host}) {@code nats://****@host}. The fixtures depend on no guard module,
- * so they do not use guard's own redaction.
+ * so they do not use guard's own redaction. Public for the cold-start harness's messages.
  */
-final class Masking {
+public final class Masking {
 
     private static final Pattern USER_INFO = Pattern.compile("(//)([^/@\\s]*)@");
 
     private Masking() {}
 
-    static String url(String text) {
+    /** {@code text} with the secret of every URL in it masked; null stays null. */
+    public static String url(String text) {
         if (text == null) {
             return null;
         }

@@ -6,14 +6,19 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.URI;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Just enough RESP to talk to a Redis without a client library: send one command, read one
  * reply as text ({@code +PONG}, {@code -LOADING ...}, {@code -NOAUTH ...}, {@code :1}, or a
  * bulk string's payload, an array's elements one per line). Lets the fixture see a raw {@code -LOADING} reply.
+ * {@link #strings} is public: the cold-start harness reads a stack's result and dead-letter keys with it.
  */
-final class Resp {
+public final class Resp {
 
     private Resp() {}
 
@@ -49,6 +54,74 @@ final class Resp {
         } catch (IOException e) {
             return "no connection: " + e;
         }
+    }
+
+    /**
+     * Sends {@code command} to the Redis at {@code uri} ({@code redis://[[user]:password@]host[:port][/db]})
+     * and returns the reply's elements: an array's elements (a list's entries, a hash's fields), a
+     * bulk or simple string as one element, none for nil.
+     *
+     * @throws IOException when nothing answers, or Redis answers an error (its text, e.g.
+     *     {@code -LOADING Redis is loading the dataset in memory}, is the message)
+     */
+    public static List<String> strings(URI uri, int timeoutMillis, String... command) throws IOException {
+        String host = uri.getHost() == null ? "127.0.0.1" : uri.getHost();
+        int port = uri.getPort() < 0 ? 6379 : uri.getPort();
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(host, port), timeoutMillis);
+            socket.setSoTimeout(timeoutMillis);
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            String userInfo = uri.getRawUserInfo();
+            if (userInfo != null && !userInfo.isEmpty()) {
+                int colon = userInfo.indexOf(':');
+                String user = colon < 0 ? "" : decode(userInfo.substring(0, colon));
+                String password = decode(colon < 0 ? userInfo : userInfo.substring(colon + 1));
+                expectOk(in, out, user.isEmpty() ? new String[] {"AUTH", password} : new String[] {"AUTH", user, password},
+                        "AUTH");
+            }
+            String path = uri.getPath() == null ? "" : uri.getPath().replace("/", "");
+            if (!path.isEmpty() && !path.equals("0")) {
+                expectOk(in, out, new String[] {"SELECT", path}, "SELECT " + path);
+            }
+            out.write(encode(command));
+            out.flush();
+            List<String> elements = new ArrayList<>();
+            String first = readLine(in);
+            if (first.startsWith("-")) {
+                throw new IOException(first.substring(1));
+            }
+            if (first.startsWith("*")) {
+                int count = Integer.parseInt(first.substring(1));
+                for (int i = 0; i < count; i++) {
+                    elements.add(readReply(in));
+                }
+            } else if (first.startsWith("$")) {
+                int length = Integer.parseInt(first.substring(1));
+                if (length >= 0) {
+                    byte[] payload = in.readNBytes(length + 2);
+                    elements.add(new String(payload, 0, Math.min(length, payload.length), StandardCharsets.UTF_8));
+                }
+            } else {
+                elements.add(first.substring(1));
+            }
+            return elements;
+        }
+    }
+
+    private static void expectOk(InputStream in, OutputStream out, String[] command, String what) throws IOException {
+        out.write(encode(command));
+        out.flush();
+        String reply = readReply(in);
+        if (reply.startsWith("-")) {
+            // the error names the failure (WRONGPASS, NOAUTH...), never the password
+            throw new IOException(what.startsWith("AUTH") ? "AUTH failed: " + reply.substring(1) : what + ": " + reply.substring(1));
+        }
+    }
+
+    private static String decode(String s) {
+        // as lettuce decodes a redis:// URI's user info, and RedisServer.uri() encodes it: '+' is a space
+        return URLDecoder.decode(s, StandardCharsets.UTF_8);
     }
 
     static byte[] encode(String... args) {

@@ -23,7 +23,7 @@ final class ChildProcesses {
 
   /** Starts {@code spec} with the contract's variables and its own (which may name the contract's as {@code ${NAME}}). */
   static Process start(ProcessSpec spec, Map<String, String> contract, Path log) {
-    ProcessBuilder pb = new ProcessBuilder(spec.command());
+    ProcessBuilder pb = new ProcessBuilder(spec.commandLine());
     Map<String, String> env = pb.environment();
     Map<String, String> inherited = new LinkedHashMap<>(env);
     env.clear();
@@ -34,12 +34,14 @@ final class ChildProcesses {
     }
     env.putAll(contract);
     spec.env().forEach((k, v) -> env.put(k, substitute(v, contract)));
+    spec.workingDirectory().ifPresent(dir -> pb.directory(dir.toFile()));
     pb.redirectErrorStream(true);
     pb.redirectOutput(log.toFile());
     try {
       return pb.start();
     } catch (IOException e) {
-      throw new UncheckedIOException("could not start " + spec + ": " + e.getMessage(), e);
+      throw new UncheckedIOException("could not start " + spec + ": " + e.getMessage() + " (is '"
+          + spec.commandLine().get(0) + "' installed and on the PATH the harness passes on: " + env.get("PATH") + "?)", e);
     }
   }
 

@@ -13,22 +13,26 @@ import java.util.function.Function;
 /**
  * The cold-start test: starts a whole stack from nothing, in a random order each run, enqueues
  * test jobs (some with schema skew), waits (bounded) for the worker to give every job an outcome,
- * stops everything and reconciles by job id. Every run must show {@code received == N},
- * {@code processed + rejected == N}, {@code missing == 0} and rejected exactly the skewed ids.
+ * stops everything and reconciles by job id against what the results store and the dead-letter
+ * store hold. Every run must show {@code missing == 0}, {@code processed + rejected == N}, rejected
+ * (dead-lettered) exactly the skewed ids, and, for a worker that prints per-job lines,
+ * {@code received == N} and no line the stores contradict.
  *
  * <pre>{@code
  * ColdStartReport report = ColdStart.builder()
- *     .worker(ProcessSpec.java(MyWorker.class))
- *     .backend(ProcessSpec.java(MyBackend.class))
+ *     .worker(ProcessSpec.command("python3", "worker.py"))     // or ProcessSpec.java(MyWorker.class)
+ *     .producer(run -> myProducer.enqueue(run))                // or .backend(ProcessSpec...)
+ *     .results(OutcomeStore.redisHash("${JOB_QUEUE}:results"))
+ *     .deadLetters(OutcomeStore.redisList("${JOB_QUEUE}:dead"))
  *     .jobs(100).skewed(3)
  *     .build()
  *     .run(10);
  * report.assertAllPassed();
  * }</pre>
  *
- * <p>The stack's processes are real OS processes ({@code java -cp <this class path> <main>}) so
- * start order and crashes are real; the servers are local processes or containers
- * ({@link StackServices#auto}). The contract with the processes is in {@link StackContract}.
+ * <p>The stack's processes are real OS processes, so start order and crashes are real; the
+ * servers are local processes or containers ({@link StackServices#auto}). The contract with the
+ * processes is in {@link StackContract}.
  * A failed run keeps its directory (each process's log, Redis's log, the manifest, the
  * reconciliation) and prints its path. Built objects are immutable; {@link #run(int)} may be
  * called more than once.
@@ -41,6 +45,10 @@ import java.util.function.Function;
 public final class ColdStart {
   final ProcessSpec worker;
   final ProcessSpec backend;
+  final Producer producer;
+  final OutcomeStore results;
+  final OutcomeStore deadLetters;
+  final boolean jobLines;
   final Broker broker;
   final int jobs;
   final int skewed;
@@ -58,8 +66,15 @@ public final class ColdStart {
 
   ColdStart(Builder b) {
     this.worker = Objects.requireNonNull(b.worker, "worker");
-    this.backend = Objects.requireNonNull(b.backend, "backend");
+    this.backend = b.backend;
+    this.producer = b.producer;
     this.broker = b.broker;
+    this.results = b.results != null ? b.results
+        : OutcomeStore.redisHash("${" + StackContract.JOB_QUEUE + "}" + StackContract.RESULTS_SUFFIX);
+    String dead = "${" + StackContract.JOB_QUEUE + "}" + StackContract.DEAD_SUFFIX;
+    this.deadLetters = b.deadLetters != null ? b.deadLetters
+        : b.broker == Broker.AMQP ? OutcomeStore.amqpQueue(dead) : OutcomeStore.redisList(dead);
+    this.jobLines = b.jobLines;
     this.jobs = b.jobs;
     this.skewed = b.skewed;
     this.seed = b.seed != null ? b.seed : new Random().nextLong() & 0xffff_ffffL;
@@ -76,7 +91,11 @@ public final class ColdStart {
     this.listener = b.listener;
   }
 
-  /** A builder with the example stack's defaults: 100 jobs, 3 skewed, Redis list, local or containers. */
+  /**
+   * A builder with the example stack's defaults: 100 jobs, 3 skewed, a Redis list, results in the
+   * Redis hash {@code <queue>:results}, dead letters in {@code <queue>:dead}, a worker that prints
+   * per-job lines, local servers or containers.
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -118,6 +137,10 @@ public final class ColdStart {
   public static final class Builder {
     private ProcessSpec worker;
     private ProcessSpec backend;
+    private Producer producer;
+    private OutcomeStore results;
+    private OutcomeStore deadLetters;
+    private boolean jobLines = true;
     private Broker broker = Broker.REDIS_LIST;
     private int jobs = 100;
     private int skewed = 3;
@@ -141,9 +164,44 @@ public final class ColdStart {
       return this;
     }
 
-    /** The backend that populates Redis and enqueues the jobs (required). */
+    /**
+     * The producer as a process (this or {@link #producer(Producer)} is required): it enqueues
+     * {@code JOB_COUNT} jobs to {@code JOB_QUEUE}, {@code JOB_SKEWED} of them skewed, and writes
+     * one manifest line per job to {@code JOB_MANIFEST} ({@link StackContract}).
+     */
     public Builder backend(ProcessSpec spec) {
       this.backend = Objects.requireNonNull(spec, "backend");
+      return this;
+    }
+
+    /** The producer as a callback in this JVM (this or {@link #backend(ProcessSpec)} is required). */
+    public Builder producer(Producer value) {
+      this.producer = Objects.requireNonNull(value, "producer");
+      return this;
+    }
+
+    /** Where the worker writes each processed job (default: the Redis hash {@code ${JOB_QUEUE}:results}). */
+    public Builder results(OutcomeStore store) {
+      this.results = Objects.requireNonNull(store, "results");
+      return this;
+    }
+
+    /**
+     * Where the worker dead-letters each job it rejects or fails (default {@code ${JOB_QUEUE}:dead}:
+     * a Redis list, or a RabbitMQ queue with {@link Broker#AMQP}).
+     */
+    public Builder deadLetters(OutcomeStore store) {
+      this.deadLetters = Objects.requireNonNull(store, "deadLetters");
+      return this;
+    }
+
+    /**
+     * Whether the worker prints per-job lines ({@link StackContract#JOB_LINE}; default true). Then
+     * received == N is checked and every line is held against the stores; without them the stores
+     * alone say what happened.
+     */
+    public Builder jobLines(boolean value) {
+      this.jobLines = value;
       return this;
     }
 
@@ -255,9 +313,10 @@ public final class ColdStart {
      * @throws IllegalStateException naming what is missing or inconsistent
      */
     public ColdStart build() {
-      if (worker == null || backend == null) {
-        throw new IllegalStateException("ColdStart needs worker(ProcessSpec) and backend(ProcessSpec): the harness "
-            + "starts them as processes");
+      if (worker == null || (backend == null) == (producer == null)) {
+        throw new IllegalStateException("ColdStart needs worker(ProcessSpec) and one producer, backend(ProcessSpec) "
+            + "or producer(Producer); it had " + (worker == null ? "no worker" : "a worker") + ", "
+            + (backend == null ? "no backend" : "a backend") + " and " + (producer == null ? "no producer" : "a producer"));
       }
       if (skewed > jobs) {
         throw new IllegalStateException("skewed (" + skewed + ") cannot exceed jobs (" + jobs + ")");

@@ -19,6 +19,35 @@ public interface ColdStartListener {
   /** A run was reconciled. */
   default void runFinished(RunReconciliation reconciliation) {}
 
+  /**
+   * Prints the harness's narration and each run's reconciliation to {@code out}, one line per
+   * event ({@code [run 2] Redis is up and answered LOADING...}); the processes' own lines stay in
+   * their logs.
+   */
+  static ColdStartListener printing(java.io.PrintStream out) {
+    return new ColdStartListener() {
+      @Override
+      public void seriesStarting(long seed, int runs, String services) {
+        out.println("[coldstart] " + runs + " runs, seed " + seed + ", " + services);
+      }
+
+      @Override
+      public void runStarting(int run, int runs, List<Component> order) {
+        out.println("[run " + run + "] start order " + order.stream().map(Component::label).toList());
+      }
+
+      @Override
+      public void event(int run, String text) {
+        out.println("[run " + run + "] " + text);
+      }
+
+      @Override
+      public void runFinished(RunReconciliation reconciliation) {
+        out.print(reconciliation.render());
+      }
+    };
+  }
+
   /** Hears nothing. */
   static ColdStartListener silent() {
     return new ColdStartListener() {};

@@ -14,8 +14,9 @@ import java.util.concurrent.Executors;
 
 /**
  * One cold start of a series ({@link ColdStart#run}), in four steps: start the parts in the drawn
- * order with the drawn pauses; wait, bounded, until every enqueued job has an outcome or nothing more
- * can happen; stop everything; reconcile by job id and keep the logs of a failed run.
+ * order with the drawn pauses; wait, bounded, until every enqueued job has an outcome (in the
+ * stores, or in the worker's lines) or nothing more can happen; stop the processes and read the
+ * stores, then stop the servers; reconcile by job id and keep the logs of a failed run.
  */
 final class ColdStartRun {
   private final ColdStart settings;
@@ -39,10 +40,14 @@ final class ColdStartRun {
 
   private Instant startedAt;
   private Instant stoppedAt;
-  private Process worker;
-  private Process backend;
+  private Map<String, String> env;
+  private Part worker;
+  private Part backend;
   private Instant workerStartedAt;
   private CompletableFuture<Instant> redisLoaded;
+  private StoreWatch stores;
+  private Reconciler.Stored finalResults;
+  private Reconciler.Stored finalDeadLetters;
 
   ColdStartRun(ColdStart settings, int run, int runs, StartOrder.Draw draw, StackServices.RedisHandle redis,
       StackServices.BrokerHandle amqp, Path series) {
@@ -60,17 +65,20 @@ final class ColdStartRun {
   }
 
   RunReconciliation execute() {
-    Map<String, String> env = contract();
+    env = contract();
+    stores = new StoreWatch(settings.results, settings.deadLetters, env);
     listener.runStarting(run, runs, draw.order());
     startedAt = Instant.now();
     try {
-      startInOrder(env);
+      startInOrder();
       awaitOutcomes();
     } catch (RuntimeException e) {
       problems.add("the harness could not run the stack: " + e);
     } finally {
       stoppedAt = Instant.now();
-      stopAll();
+      stopParts();
+      readStores();
+      stopServers();
     }
     output.poll();
     return reconcile();
@@ -78,25 +86,25 @@ final class ColdStartRun {
 
   /** The variables every process of this run gets ({@link StackContract}). */
   private Map<String, String> contract() {
-    Map<String, String> env = new LinkedHashMap<>();
-    env.put(StackContract.REDIS_URL, redis.uri());
-    env.put(StackContract.JOB_BROKER, settings.broker.envValue());
+    Map<String, String> vars = new LinkedHashMap<>();
+    vars.put(StackContract.REDIS_URL, redis.uri());
+    vars.put(StackContract.JOB_BROKER, settings.broker.envValue());
     if (amqp != null) {
-      env.put(StackContract.AMQP_URL, amqp.uri());
+      vars.put(StackContract.AMQP_URL, amqp.uri());
     }
-    env.put(StackContract.JOB_QUEUE, queue);
-    env.put(StackContract.JOB_COUNT, Integer.toString(settings.jobs));
-    env.put(StackContract.JOB_SKEWED, Integer.toString(settings.skewed));
-    env.put(StackContract.RUN_ID, runId);
-    env.put(StackContract.JOB_MANIFEST, dir.manifest().toAbsolutePath().toString());
-    env.put(StackContract.BACKEND_POPULATE_MS, Long.toString(settings.backendPopulate.toMillis()));
+    vars.put(StackContract.JOB_QUEUE, queue);
+    vars.put(StackContract.JOB_COUNT, Integer.toString(settings.jobs));
+    vars.put(StackContract.JOB_SKEWED, Integer.toString(settings.skewed));
+    vars.put(StackContract.RUN_ID, runId);
+    vars.put(StackContract.JOB_MANIFEST, dir.manifest().toAbsolutePath().toString());
+    vars.put(StackContract.BACKEND_POPULATE_MS, Long.toString(settings.backendPopulate.toMillis()));
     // the harness stops the worker with SIGTERM; should the harness itself die, the worker still
     // exits once idle for longer than a run can last, instead of lingering
-    env.put(StackContract.WORKER_IDLE_EXIT_MS, Long.toString(settings.runTimeout.plusSeconds(30).toMillis()));
-    return env;
+    vars.put(StackContract.WORKER_IDLE_EXIT_MS, Long.toString(settings.runTimeout.plusSeconds(30).toMillis()));
+    return vars;
   }
 
-  private void startInOrder(Map<String, String> env) {
+  private void startInOrder() {
     for (int i = 0; i < draw.order().size(); i++) {
       sleep(draw.gapsMillis().get(i));
       switch (draw.order().get(i)) {
@@ -116,14 +124,20 @@ final class ColdStartRun {
           listener.event(run, "RabbitMQ now accepts connections");
         }
         case BACKEND -> {
-          backend = ChildProcesses.start(settings.backend, env, dir.backendLog());
-          listener.event(run, "backend started (pid " + backend.pid() + "): populates Redis for about "
-              + RunReconciliation.seconds(settings.backendPopulate) + ", then enqueues " + settings.jobs + " jobs");
+          if (settings.producer != null) {
+            backend = Part.producer(settings.producer, env, settings.jobs, settings.skewed, dir.manifest(),
+                dir.backendLog());
+            listener.event(run, "producer started (" + backend.describe() + "): enqueues " + settings.jobs + " jobs");
+          } else {
+            backend = Part.of(ChildProcesses.start(settings.backend, env, dir.backendLog()));
+            listener.event(run, settings.backend.name() + " started (" + backend.describe() + "): enqueues "
+                + settings.jobs + " jobs");
+          }
         }
         case WORKER -> {
-          worker = ChildProcesses.start(settings.worker, env, dir.workerLog());
+          worker = Part.of(ChildProcesses.start(settings.worker, env, dir.workerLog()));
           workerStartedAt = Instant.now();
-          listener.event(run, settings.worker.name() + " started (pid " + worker.pid() + ")");
+          listener.event(run, settings.worker.name() + " started (" + worker.describe() + ")");
         }
       }
       // a worker may finish jobs while a later service is still starting: those outcomes count too
@@ -142,22 +156,28 @@ final class ColdStartRun {
       output.poll();
       if (backendDoneAt == null && !backend.isAlive()) {
         backendDoneAt = Instant.now();
-        int code = backend.exitValue();
+        int code = backend.exit().orElse(-1);
         manifestIds = dir.manifestIds();
         listener.event(run, code == 0
-            ? "backend enqueued " + manifestIds.size() + " jobs, "
+            ? producerWord() + " enqueued " + manifestIds.size() + " jobs, "
                 + manifestIds.values().stream().filter(v -> v.startsWith("skew")).count() + " with schema skew"
-            : "backend exited with " + code + " (read " + dir.backendLog() + ")");
+            : producerWord() + " exited with " + code + " (read " + dir.backendLog() + ")");
       }
-      if (backendDoneAt != null && !manifestIds.isEmpty() && output.withOutcome().containsAll(manifestIds.keySet())) {
-        listener.event(run, "every enqueued job has an outcome");
-        return;
+      if (backendDoneAt != null && !manifestIds.isEmpty()) {
+        if (stores.poll(manifestIds.keySet()) == manifestIds.size()) {
+          listener.event(run, "every enqueued job has an outcome in the stores");
+          return;
+        }
+        if (settings.jobLines && output.withOutcome().containsAll(manifestIds.keySet())) {
+          listener.event(run, "the worker logged an outcome for every enqueued job");
+          return;
+        }
       }
       if (!worker.isAlive()) {
         if (workerExitSeen == null) {
           workerExitSeen = Instant.now();
-          listener.event(run, settings.worker.name() + " exited with " + worker.exitValue()
-              + (backendDoneAt == null ? "; the backend goes on (its jobs are enqueued all the same)" : ""));
+          listener.event(run, settings.worker.name() + " exited with " + worker.exit().orElse(-1)
+              + (backendDoneAt == null ? "; the producer goes on (its jobs are enqueued all the same)" : ""));
         }
         // the jobs are enqueued whether or not a worker is alive: let the backend finish (bounded)
         if (backendDoneAt != null && Duration.between(workerExitSeen, Instant.now()).toMillis() > 300) {
@@ -168,28 +188,52 @@ final class ColdStartRun {
         // quiet = the worker is running and says nothing: a JVM still booting on a busy machine
         // is not quiet yet, so the period counts from its first line at the earliest (a worker
         // that never prints ends the run at the run timeout instead)
-        Instant since = latest(backendDoneAt, output.lastOutcomeAt(), output.workerFirstLineAt());
-        if (output.workerFirstLineAt() != null && Duration.between(since, Instant.now()).compareTo(settings.quietPeriod) > 0) {
+        Instant since = latest(backendDoneAt, lastOutcomeAt(), output.workerFirstLineAt());
+        boolean workerShowedLife = output.workerFirstLineAt() != null || stores.lastGrowthAt() != null;
+        if (workerShowedLife && Duration.between(since, Instant.now()).compareTo(settings.quietPeriod) > 0) {
           listener.event(run, "no new outcome for " + RunReconciliation.seconds(settings.quietPeriod)
-              + " after the backend finished: stopping the run");
-          problems.add("stalled: no new outcome line for " + RunReconciliation.seconds(settings.quietPeriod)
-              + " after the backend finished (" + output.withOutcome().size() + " of " + manifestIds.size()
-              + " jobs had one)");
+              + " after the producer finished: stopping the run");
+          problems.add("stalled: no new outcome for " + RunReconciliation.seconds(settings.quietPeriod)
+              + " after the producer finished (" + outcomes(manifestIds) + ")");
           return;
         }
       }
       if (Instant.now().isAfter(deadline)) {
         problems.add("timed out: the run took longer than " + RunReconciliation.seconds(settings.runTimeout)
-            + " (" + output.withOutcome().size() + " jobs had an outcome)");
+            + " (" + outcomes(manifestIds) + ")");
         return;
       }
       sleep(50);
     }
   }
 
-  private void stopAll() {
-    ChildProcesses.stop(worker, "worker", text -> listener.event(run, text));
-    ChildProcesses.stop(backend, "backend", text -> listener.event(run, text));
+  /** "backend" for a producer process (the example stack's word), "producer" for a callback. */
+  private String producerWord() {
+    return settings.producer != null ? "producer" : "backend";
+  }
+
+  /** How many jobs had an outcome, in the stores and in the worker's lines. */
+  private String outcomes(Map<String, String> manifestIds) {
+    return stores.covered() + " of " + manifestIds.size() + " jobs in the stores"
+        + (settings.jobLines ? ", " + output.withOutcome().size() + " with an outcome line" : "");
+  }
+
+  private void stopParts() {
+    if (worker != null) {
+      worker.stop("worker", text -> listener.event(run, text));
+    }
+    if (backend != null) {
+      backend.stop("producer", text -> listener.event(run, text));
+    }
+  }
+
+  /** The stores' final contents, read while the servers are still up. */
+  private void readStores() {
+    finalResults = stores.readFinal(settings.results, problems);
+    finalDeadLetters = stores.readFinal(settings.deadLetters, problems);
+  }
+
+  private void stopServers() {
     redis.stop();
     if (amqp != null) {
       amqp.stop();
@@ -200,8 +244,9 @@ final class ColdStartRun {
 
   private RunReconciliation reconcile() {
     List<String> workerLines = dir.workerLines();
-    Reconciler.Tally tally = Reconciler.reconcile(dir.manifestIds(), workerLines, settings.jobs);
-    RunReconciliation.Figures figures = RunFigures.of(new RunFigures.Observed(startedAt, output.lastOutcomeAt(),
+    Reconciler.Tally tally = Reconciler.reconcile(new Reconciler.Evidence(dir.manifestIds(), workerLines,
+        settings.jobLines, settings.jobs, finalResults, finalDeadLetters));
+    RunReconciliation.Figures figures = RunFigures.of(new RunFigures.Observed(startedAt, lastOutcomeAt(),
         stoppedAt, workerStartedAt, redis.loadingObservedAt(), redisLoaded, worker, backend), tally, workerLines,
         dir.backendLines());
     boolean passed = problems.isEmpty() && tally.violations().isEmpty();
@@ -212,8 +257,15 @@ final class ColdStartRun {
     return r;
   }
 
+  /** The last new outcome, in the worker's lines or the stores; null if none was seen. */
+  private Instant lastOutcomeAt() {
+    Instant log = output.lastOutcomeAt();
+    Instant store = stores.lastGrowthAt();
+    return log == null ? store : store == null ? log : latest(log, store);
+  }
+
   private static Instant latest(Instant... instants) {
-    Instant out = Instant.MIN;
+    Instant out = Instant.EPOCH;
     for (Instant i : instants) {
       if (i != null && i.isAfter(out)) {
         out = i;

@@ -276,7 +276,7 @@ final class ContainerServices implements StackServices {
     @Override
     public synchronized void deleteQueue(String queue) {
       if (container != null) {
-        LocalServices.deleteAmqpQueues(uri(), queue, queue + StackContract.DEAD_SUFFIX);
+        AmqpQueues.delete(uri(), queue, queue + StackContract.DEAD_SUFFIX);
       }
     }
   }

@@ -1,8 +1,5 @@
 package dev.guard.testing.coldstart;
 
-import com.rabbitmq.client.Channel;
-import com.rabbitmq.client.Connection;
-import com.rabbitmq.client.ConnectionFactory;
 import dev.guard.testing.MachineServices;
 import dev.guard.testing.RedisServer;
 import dev.guard.testing.TcpProxy;
@@ -137,23 +134,7 @@ final class LocalServices implements StackServices {
 
     @Override
     public void deleteQueue(String queue) {
-      deleteAmqpQueues(realUri, queue, queue + StackContract.DEAD_SUFFIX);
-    }
-  }
-
-  static void deleteAmqpQueues(String amqpUri, String... queues) {
-    try {
-      ConnectionFactory factory = new ConnectionFactory();
-      factory.setUri(amqpUri);
-      try (Connection connection = factory.newConnection("coldstart-cleanup")) {
-        for (String queue : queues) {
-          try (Channel channel = connection.createChannel()) {
-            channel.queueDelete(queue);
-          }
-        }
-      }
-    } catch (Exception e) {
-      // cleanup of uniquely named queues; the run's result does not depend on it
+      AmqpQueues.delete(realUri, queue, queue + StackContract.DEAD_SUFFIX);
     }
   }
 }

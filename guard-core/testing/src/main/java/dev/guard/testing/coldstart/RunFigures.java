@@ -29,8 +29,8 @@ final class RunFigures {
       Instant workerStartedAt,
       Instant redisLoadingSeenAt,
       CompletableFuture<Instant> redisLoaded,
-      Process worker,
-      Process backend) {}
+      Part worker,
+      Part backend) {}
 
   static RunReconciliation.Figures of(Observed seen, Reconciler.Tally tally, List<String> workerLines,
       List<String> backendLines) {
@@ -74,6 +74,10 @@ final class RunFigures {
       }
     }
     return new RunReconciliation.Figures(coldStart, waitMs.map(Duration::ofMillis), loading, depsAfterWorker, reaction,
-        ChildProcesses.exit(seen.worker()), ChildProcesses.exit(seen.backend()));
+        exit(seen.worker()), exit(seen.backend()));
+  }
+
+  private static Optional<Integer> exit(Part part) {
+    return part == null ? Optional.empty() : part.exit();
   }
 }

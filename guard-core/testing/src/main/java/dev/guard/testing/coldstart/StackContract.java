@@ -4,12 +4,15 @@ import java.util.regex.Pattern;
 
 /**
  * What the cold-start harness and a stack agree on: the environment the harness gives each
- * process, the manifest the backend writes, and the per-job lines the worker prints.
+ * process, the manifest a producer program writes, and the per-job lines a worker may print.
  *
- * <p>Any stack can be put under the harness if its backend writes the manifest and its worker
- * prints the per-job lines (the same lines the runbook greps for:
- * {@code job <id> received}, {@code job <id> processed}, {@code job <id> rejected: <reason>},
- * {@code job <id> failed: <reason>}).
+ * <p>Any stack can be put under the harness: its processes read these variables (or map them onto
+ * their own names with {@link ProcessSpec#withEnv}); a producer program writes the manifest (a
+ * {@link Producer} callback returns it instead); the outcomes are read from the stack's stores
+ * ({@link OutcomeStore}). A worker that also prints the per-job lines the runbook greps for
+ * ({@code job <id> received}, {@code job <id> processed}, {@code job <id> rejected: <reason>},
+ * {@code job <id> failed: <reason>}) gets two more checks: received == N, and no line the stores
+ * contradict.
  */
 public final class StackContract {
   /** Redis the stack uses: the backend populates it and enqueues into it; the worker reads it. */

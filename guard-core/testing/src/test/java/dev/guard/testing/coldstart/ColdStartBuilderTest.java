@@ -15,10 +15,38 @@ import org.junit.jupiter.api.Test;
 class ColdStartBuilderTest {
 
   @Test
-  void aWorkerAndABackendAreRequired() {
-    IllegalStateException e = assertThrows(IllegalStateException.class, () -> ColdStart.builder().build());
-    assertEquals("ColdStart needs worker(ProcessSpec) and backend(ProcessSpec): the harness starts them as processes",
+  void aWorkerAndExactlyOneProducerAreRequired() {
+    IllegalStateException none = assertThrows(IllegalStateException.class, () -> ColdStart.builder().build());
+    assertEquals("ColdStart needs worker(ProcessSpec) and one producer, backend(ProcessSpec) or producer(Producer); "
+        + "it had no worker, no backend and no producer", none.getMessage());
+    IllegalStateException both = assertThrows(IllegalStateException.class, () -> ColdStart.builder()
+        .worker(ProcessSpec.command("python3", "worker.py")).backend(ProcessSpec.java("B"))
+        .producer(run -> List.of()).build());
+    assertEquals("ColdStart needs worker(ProcessSpec) and one producer, backend(ProcessSpec) or producer(Producer); "
+        + "it had a worker, a backend and a producer", both.getMessage());
+  }
+
+  @Test
+  void aCommandRunsAsGivenAndIsNamedAfterItsScript() {
+    ProcessSpec python = ProcessSpec.command("python3", "-u", "examples/python/worker.py", "--fast");
+    assertEquals(List.of("python3", "-u", "examples/python/worker.py", "--fast"), python.commandLine());
+    assertEquals("worker.py", python.name());
+    assertEquals("worker.py(python3 -u examples/python/worker.py --fast)", python.toString());
+    assertTrue(python.mainClass().isEmpty());
+    assertEquals("redis-cli", ProcessSpec.command("/usr/bin/redis-cli").name());
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> python.withJvmArgs(List.of("-Xmx1g")));
+    assertEquals("withJvmArgs is for a Java process; worker.py(python3 -u examples/python/worker.py --fast) is a command",
         e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> ProcessSpec.command(new String[0]));
+    assertThrows(IllegalArgumentException.class, () -> ProcessSpec.command("python3", ""));
+  }
+
+  @Test
+  void aProducersJobIdsAreManifestTokens() {
+    assertEquals("r1-7 ok", EnqueuedJob.ok("r1-7").manifestLine());
+    assertEquals("r1-8 skew:old-format-v1", EnqueuedJob.skewed("r1-8", "old format v1").manifestLine());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> EnqueuedJob.ok("r1 7"));
+    assertEquals("a job id must be non-blank without whitespace (it is a manifest token), was 'r1 7'", e.getMessage());
   }
 
   @Test
@@ -43,7 +71,7 @@ class ColdStartBuilderTest {
 
   @Test
   void childProcessesGetTheFastStartFlagsAndThisClassPath() {
-    List<String> cmd = ProcessSpec.java(ColdStart.class).command();
+    List<String> cmd = ProcessSpec.java(ColdStart.class).commandLine();
     assertTrue(cmd.containsAll(ProcessSpec.FAST_START_FLAGS), cmd.toString());
     assertEquals("dev.guard.testing.coldstart.ColdStart", cmd.get(cmd.size() - 1));
     String here = Path.of(URI.create(ColdStart.class.getProtectionDomain().getCodeSource().getLocation().toString())).toString();

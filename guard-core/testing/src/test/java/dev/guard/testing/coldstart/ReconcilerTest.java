@@ -76,7 +76,7 @@ class ReconcilerTest {
   @Test
   void noManifestMeansNothingCanBeReconciled() {
     Reconciler.Tally t = Reconciler.reconcile(Map.of(), List.of(), 100);
-    assertTrue(t.violations().get(0).startsWith("no manifest: the backend wrote no job ids"), t.violations().toString());
+    assertTrue(t.violations().get(0).startsWith("no manifest: the producer wrote no job ids"), t.violations().toString());
   }
 
   @Test
