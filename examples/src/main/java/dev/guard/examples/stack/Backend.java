@@ -75,6 +75,8 @@ public final class Backend {
       }
       if ("amqp".equals(broker)) {
         publishAmqp(env.get(StackContract.AMQP_URL), queue, jobs);
+      } else if ("jetstream".equals(broker)) {
+        publishJetStream(env.get(StackContract.NATS_URL), env.get(StackContract.JOB_STREAM), queue, jobs);
       } else {
         for (ThumbnailJobs.Job job : jobs) {
           redis.lpush(queue, job.json());
@@ -141,6 +143,59 @@ public final class Backend {
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     Files.writeString(tmp, out.toString(), StandardCharsets.UTF_8);
     Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  /**
+   * Publishes to a JetStream subject, each publish acknowledged by the stream; declares the stream
+   * (the subject and its dead-letter subject, as guard's NatsQueue does) unless the worker did first.
+   */
+  private static void publishJetStream(String natsUrl, String stream, String subject, List<ThumbnailJobs.Job> jobs)
+      throws Exception {
+    if (natsUrl == null || natsUrl.isBlank() || stream == null || stream.isBlank()) {
+      throw new IllegalStateException("JOB_BROKER=jetstream but NATS_URL or JOB_STREAM is not set");
+    }
+    io.nats.client.Options options = new io.nats.client.Options.Builder().server(natsUrl)
+        .connectionTimeout(Duration.ofSeconds(2)).maxReconnects(0).build();
+    RetryPolicy<Object> retry = RetryPolicy.builder()
+        .handle(Exception.class)
+        .withBackoff(Duration.ofMillis(50), Duration.ofMillis(500))
+        .withMaxDuration(CONNECT_BUDGET)
+        .withMaxRetries(-1)
+        .onRetry(e -> LOG.info("waiting for nats {}: {}", Redaction.maskText(natsUrl),
+            Redaction.maskText(String.valueOf(e.getLastException()))))
+        .build();
+    try (io.nats.client.Connection connection = Failsafe.with(retry).get(() -> {
+      io.nats.client.Connection c = io.nats.client.Nats.connect(options);
+      try {
+        declareStream(c, stream, subject); // JetStream still recovering answers 503: retried too
+        return c;
+      } catch (Exception e) {
+        c.close();
+        throw e;
+      }
+    })) {
+      io.nats.client.JetStream js = connection.jetStream();
+      for (ThumbnailJobs.Job job : jobs) {
+        js.publish(io.nats.client.impl.NatsMessage.builder().subject(subject)
+            .headers(new io.nats.client.impl.Headers().add("Nats-Msg-Id", job.id()))
+            .data(job.json().getBytes(StandardCharsets.UTF_8)).build());
+      }
+    }
+  }
+
+  private static void declareStream(io.nats.client.Connection connection, String stream, String subject)
+      throws Exception {
+    io.nats.client.JetStreamManagement jsm = connection.jetStreamManagement();
+    if (!jsm.getStreamNames().contains(stream)) {
+      try {
+        jsm.addStream(io.nats.client.api.StreamConfiguration.builder().name(stream)
+            .subjects(subject, subject + ".dead").build());
+      } catch (io.nats.client.JetStreamApiException e) {
+        if (!jsm.getStreamNames().contains(stream)) {
+          throw e; // not the worker's declare winning the race
+        }
+      }
+    }
   }
 
   private static void publishAmqp(String amqpUrl, String queue, List<ThumbnailJobs.Job> jobs) throws Exception {

@@ -14,6 +14,8 @@ import dev.guard.drain.ForwardingJobSource;
 import dev.guard.testing.coldstart.StackContract;
 import dev.guard.queue.amqp.AmqpJob;
 import dev.guard.queue.amqp.AmqpQueue;
+import dev.guard.queue.nats.NatsJob;
+import dev.guard.queue.nats.NatsQueue;
 import dev.guard.queue.redis.CrashSafeListQueue;
 import dev.guard.queue.redis.RedisJob;
 import dev.guard.schema.Accepted;
@@ -22,6 +24,7 @@ import dev.guard.schema.Outcome;
 import dev.guard.schema.SourceInfo;
 import dev.guard.schema.deadletter.DeadLetterSink;
 import dev.guard.schema.deadletter.amqp.AmqpDeadLetters;
+import dev.guard.schema.deadletter.nats.NatsDeadLetters;
 import dev.guard.schema.deadletter.redis.RedisListDeadLetters;
 import dev.guard.worker.Guard;
 import dev.guard.worker.GuardSpec;
@@ -44,7 +47,8 @@ import org.slf4j.LoggerFactory;
  * The example worker, guarded end to end by one {@link Guard#boot} call in {@link #main}:
  *
  * <ol>
- *   <li><b>config guard</b> on {@code REDIS_URL} (and {@code AMQP_URL} on the RabbitMQ variant):
+ *   <li><b>config guard</b> on {@code REDIS_URL} (and {@code AMQP_URL} on the RabbitMQ variant,
+ *       {@code NATS_URL} on the JetStream one):
  *       missing, placeholder, loopback (unless {@code GUARD_ALLOW_LOOPBACK=true}, for a stack on
  *       one machine) and name drift ({@code CACHE_URL} set instead) stop it before any
  *       connection, exit 78; so does a shell as PID 1 that would keep SIGTERM from it;
@@ -52,14 +56,16 @@ import org.slf4j.LoggerFactory;
  *   <li><b>drain</b>: from here on SIGTERM only stops the fetching; the job in hand is finished or
  *       handed back within {@code GUARD_GRACE_PERIOD} minus {@code GUARD_SAFETY_MARGIN};
  *   <li><b>readiness gate</b>: waits through refused, {@code LOADING} and a missing
- *       {@value StackContract#READY_MARKER_KEY} marker until Redis (and RabbitMQ) serve, one log
+ *       {@value StackContract#READY_MARKER_KEY} marker until Redis (and RabbitMQ or NATS) serve, one log
  *       line per state change, exit 69 at the deadline, 143 on SIGTERM while waiting;
  *   <li><b>the boundary</b>: every payload is checked against the schema; a skewed one is
- *       dead-lettered with its reason (Redis list or AMQP queue {@code <queue>:dead}) and logged,
+ *       dead-lettered with its reason (Redis list or AMQP queue {@code <queue>:dead}, JetStream
+ *       subject {@code <subject>.dead}) and logged,
  *       never swallowed; the ledger gives every received job exactly one outcome;
  *   <li><b>crash-safe fetch</b>: guard's {@code CrashSafeListQueue} (BLMOVE into a leased processing
  *       list, LREM after the outcome, a reaper for dead workers' jobs) on Redis; guard's
- *       {@code AmqpQueue} (manual ack after the outcome, counted hand-backs) on RabbitMQ. Results
+ *       {@code AmqpQueue} (manual ack after the outcome, counted hand-backs) on RabbitMQ; guard's
+ *       {@code NatsQueue} (a durable pull consumer, explicit ack after the outcome) on JetStream. Results
  *       are written idempotently (HSET by id).
  * </ol>
  *
@@ -129,7 +135,7 @@ public final class GuardedWorker {
     StackRedis.shortDnsCache(); // before any lookup
     Map<String, String> env = System.getenv();
     HealthEndpoint health = health(env);
-    boolean amqp = "amqp".equals(env.get(StackContract.JOB_BROKER));
+    String broker = env.getOrDefault(StackContract.JOB_BROKER, "redis");
     List<String> path = Collections.synchronizedList(new ArrayList<>()); // told from probe threads
     GuardSpec.Builder spec = GuardSpec.builder(CONSUMER)
         .require(StackContract.REDIS_URL, SettingType.URL)
@@ -137,13 +143,15 @@ public final class GuardedWorker {
         .schemas(JOB_TYPE, b -> b.fromClasspath(JOB_TYPE, "schemas/thumbnail.schema.json").example(JOB_TYPE, EXAMPLE))
         .readyDeadline(Duration.ofSeconds(Long.parseLong(env.getOrDefault("READY_DEADLINE_S", "60"))))
         .readinessListener((previous, current) -> path.add(current.kind() + " " + current.state().label()));
-    if (amqp) {
-      spec.waitForEnv(StackContract.AMQP_URL);
+    switch (broker) {
+      case "amqp" -> spec.waitForEnv(StackContract.AMQP_URL);
+      case "jetstream" -> spec.waitForEnv(StackContract.NATS_URL);
+      default -> { } // the jobs come through the Redis it already waits for
     }
     Guard guard = Guard.boot(spec.build());
     LOG.info("dependencies ready after {} ms at {}: {}", guard.readiness().elapsed().toMillis(),
         System.currentTimeMillis(), String.join(" -> ", path));
-    int exit = new GuardedWorker(guard, health).run(amqp);
+    int exit = new GuardedWorker(guard, health).run(broker);
     System.exit(exit);
   }
 
@@ -158,7 +166,7 @@ public final class GuardedWorker {
     return h;
   }
 
-  private int run(boolean amqp) {
+  private int run(String broker) {
     phase(HealthEndpoint.Phase.CONSUMING);
     if (health != null) {
       Thread draining = new Thread(() -> {
@@ -176,7 +184,11 @@ public final class GuardedWorker {
     StackRedis stackRedis = new StackRedis(redisUrl);
     try (StatefulRedisConnection<String, String> connection = stackRedis.client.connect()) {
       RedisCommands<String, String> redis = connection.sync();
-      return amqp ? consumeAmqp(redis) : consumeRedis(stackRedis.client, redis, redisUrl);
+      return switch (broker) {
+        case "amqp" -> consumeAmqp(redis);
+        case "jetstream" -> consumeJetStream(redis);
+        default -> consumeRedis(stackRedis.client, redis, redisUrl);
+      };
     } catch (Exception e) {
       LOG.error("worker stopped on an error: {}", Redaction.maskText(String.valueOf(e)), e);
       drain.requestStop("error: " + e);
@@ -234,6 +246,25 @@ public final class GuardedWorker {
       if (connection.isOpen()) {
         connection.close(); // and its channels
       }
+    }
+  }
+
+  private int consumeJetStream(RedisCommands<String, String> redis) throws Exception {
+    String results = queue + StackContract.RESULTS_SUFFIX;
+    String stream = guard.env(StackContract.JOB_STREAM);
+    // jnats reconnects by itself (fetches fail meanwhile and the loop retries them); a connection
+    // it gives up on ends the loop (SourceLostException) and the restart policy starts a new worker
+    io.nats.client.Connection connection = io.nats.client.Nats.connect(new io.nats.client.Options.Builder()
+        .server(guard.env(StackContract.NATS_URL)).connectionName(CONSUMER).build());
+    try (NatsQueue jobs = NatsQueue.builder(connection, stream, queue, CONSUMER)
+            .pollTimeout(Duration.ofMillis(500)).idOf((payload, messageId) -> idFor(payload)).build()) {
+      NatsDeadLetters dead = NatsDeadLetters.jetStream(connection, jobs.deadLetterSubject());
+      LOG.info("consuming jetstream subject {} of stream {} (explicit ack after the outcome, dead letters to {})",
+          queue, stream, jobs.deadLetterSubject());
+      return guard.run(observed(jobs), NatsJob::payload, job -> SourceInfo.nats(queue, job.id()),
+          remembering(dead), (job, d) -> work(job, results, redis));
+    } finally {
+      connection.close();
     }
   }
 

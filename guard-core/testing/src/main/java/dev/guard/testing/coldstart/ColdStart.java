@@ -73,7 +73,11 @@ public final class ColdStart {
         : OutcomeStore.redisHash("${" + StackContract.JOB_QUEUE + "}" + StackContract.RESULTS_SUFFIX);
     String dead = "${" + StackContract.JOB_QUEUE + "}" + StackContract.DEAD_SUFFIX;
     this.deadLetters = b.deadLetters != null ? b.deadLetters
-        : b.broker == Broker.AMQP ? OutcomeStore.amqpQueue(dead) : OutcomeStore.redisList(dead);
+        : switch (b.broker) {
+          case AMQP -> OutcomeStore.amqpQueue(dead);
+          case JETSTREAM -> OutcomeStore.jetStreamSubject("${" + StackContract.JOB_QUEUE + "}.dead");
+          case REDIS_LIST -> OutcomeStore.redisList(dead);
+        };
     this.jobLines = b.jobLines;
     this.jobs = b.jobs;
     this.skewed = b.skewed;
@@ -121,10 +125,10 @@ public final class ColdStart {
       listener.event(0, "preparing Redis's dataset once (" + redisPreloadKeys
           + " keys on disk; every run's Redis loads it again from cold)");
       redis.prepare();
-      StackServices.BrokerHandle amqp = broker == Broker.AMQP ? stack.broker() : null;
+      StackServices.BrokerHandle brokerHandle = broker.separate() ? stack.broker(broker) : null;
       for (int run = 1; run <= runs; run++) {
         StartOrder.Draw draw = StartOrder.draw(random, fixedOrder, broker, maxGap);
-        RunReconciliation r = new ColdStartRun(this, run, runs, draw, redis, amqp, series).execute();
+        RunReconciliation r = new ColdStartRun(this, run, runs, draw, redis, brokerHandle, series).execute();
         results.add(r);
         listener.runFinished(r);
       }

@@ -23,7 +23,8 @@ final class ColdStartRun {
   private final int run;
   private final int runs;
   private final StackServices.RedisHandle redis;
-  private final StackServices.BrokerHandle amqp;
+  /** The broker when it is a server of its own; null for a Redis list. */
+  private final StackServices.BrokerHandle broker;
   private final StartOrder.Draw draw;
   private final String runId;
   private final String queue;
@@ -50,16 +51,17 @@ final class ColdStartRun {
   private Reconciler.Stored finalDeadLetters;
 
   ColdStartRun(ColdStart settings, int run, int runs, StartOrder.Draw draw, StackServices.RedisHandle redis,
-      StackServices.BrokerHandle amqp, Path series) {
+      StackServices.BrokerHandle broker, Path series) {
     this.settings = settings;
     this.run = run;
     this.runs = runs;
     this.draw = draw;
     this.redis = redis;
-    this.amqp = amqp;
+    this.broker = broker;
     this.listener = settings.listener;
     this.runId = "r" + run + "-" + UUID.randomUUID().toString().substring(0, 6);
-    this.queue = settings.broker == Broker.AMQP ? "guard.coldstart." + runId : "guard:coldstart:" + runId;
+    // a dotted name where it must be a subject (JetStream) or is usually one (AMQP)
+    this.queue = settings.broker.separate() ? "guard.coldstart." + runId : "guard:coldstart:" + runId;
     this.dir = RunDirectory.create(series, run);
     this.output = new RunOutput(run, settings.worker.name(), dir, listener);
   }
@@ -89,10 +91,13 @@ final class ColdStartRun {
     Map<String, String> vars = new LinkedHashMap<>();
     vars.put(StackContract.REDIS_URL, redis.uri());
     vars.put(StackContract.JOB_BROKER, settings.broker.envValue());
-    if (amqp != null) {
-      vars.put(StackContract.AMQP_URL, amqp.uri());
+    if (broker != null) {
+      vars.put(broker.variable(), broker.uri());
     }
     vars.put(StackContract.JOB_QUEUE, queue);
+    if (settings.broker == Broker.JETSTREAM) {
+      vars.put(StackContract.JOB_STREAM, "COLDSTART_" + runId);
+    }
     vars.put(StackContract.JOB_COUNT, Integer.toString(settings.jobs));
     vars.put(StackContract.JOB_SKEWED, Integer.toString(settings.skewed));
     vars.put(StackContract.RUN_ID, runId);
@@ -120,8 +125,8 @@ final class ColdStartRun {
               : "Redis is up, but no LOADING reply was seen: this run has no loading phase");
         }
         case BROKER -> {
-          amqp.start();
-          listener.event(run, "RabbitMQ now accepts connections");
+          broker.start();
+          listener.event(run, settings.broker.label() + " now accepts connections");
         }
         case BACKEND -> {
           if (settings.producer != null) {
@@ -235,9 +240,9 @@ final class ColdStartRun {
 
   private void stopServers() {
     redis.stop();
-    if (amqp != null) {
-      amqp.stop();
-      amqp.deleteQueue(queue);
+    if (broker != null) {
+      broker.stop();
+      broker.cleanUp(queue);
     }
     watcher.shutdownNow();
   }

@@ -4,8 +4,8 @@ package dev.guard.testing.coldstart;
 public enum Component {
   /** The private Redis, started on a dataset it takes seconds to load (answers LOADING meanwhile). */
   REDIS("Redis"),
-  /** The AMQP broker (RabbitMQ variant): unreachable (refused) until its turn. */
-  BROKER("RabbitMQ"),
+  /** The broker when it is not the run's Redis (RabbitMQ, NATS JetStream): unreachable until its turn. */
+  BROKER("broker"),
   /** The backend process: populates Redis, then enqueues the jobs. */
   BACKEND("backend"),
   /** The worker process under test. */

@@ -35,6 +35,7 @@ final class ContainerServices implements StackServices {
   private final int preloadKeys;
   private ContainerRedis redis;
   private ContainerBroker broker;
+  private JetStreamBroker jetStream;
 
   ContainerServices(int preloadKeys) {
     this.preloadKeys = preloadKeys;
@@ -77,11 +78,23 @@ final class ContainerServices implements StackServices {
   }
 
   @Override
-  public synchronized BrokerHandle broker() {
-    if (broker == null) {
-      broker = new ContainerBroker(FreePorts.next());
-    }
-    return broker;
+  public synchronized BrokerHandle broker(Broker kind) {
+    return switch (kind) {
+      case AMQP -> {
+        if (broker == null) {
+          broker = new ContainerBroker(FreePorts.next());
+        }
+        yield broker;
+      }
+      // the NATS fixture runs in a container itself where no nats-server is installed
+      case JETSTREAM -> {
+        if (jetStream == null) {
+          jetStream = new JetStreamBroker();
+        }
+        yield jetStream;
+      }
+      case REDIS_LIST -> throw new IllegalArgumentException("a Redis list is carried by the run's Redis, not a broker");
+    };
   }
 
   @Override
@@ -97,6 +110,9 @@ final class ContainerServices implements StackServices {
     }
     if (broker != null) {
       broker.stop();
+    }
+    if (jetStream != null) {
+      jetStream.close();
     }
   }
 
@@ -274,7 +290,12 @@ final class ContainerServices implements StackServices {
     }
 
     @Override
-    public synchronized void deleteQueue(String queue) {
+    public String variable() {
+      return StackContract.AMQP_URL;
+    }
+
+    @Override
+    public synchronized void cleanUp(String queue) {
       if (container != null) {
         AmqpQueues.delete(uri(), queue, queue + StackContract.DEAD_SUFFIX);
       }

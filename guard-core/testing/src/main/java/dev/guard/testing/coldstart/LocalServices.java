@@ -13,6 +13,7 @@ final class LocalServices implements StackServices {
   private final int preloadKeys;
   private LocalRedis redis;
   private LocalBroker broker;
+  private JetStreamBroker jetStream;
 
   LocalServices(int preloadKeys) {
     this.preloadKeys = preloadKeys;
@@ -27,16 +28,28 @@ final class LocalServices implements StackServices {
   }
 
   @Override
-  public synchronized BrokerHandle broker() {
-    if (broker == null) {
-      broker = new LocalBroker(MachineServices.amqpUri());
-    }
-    return broker;
+  public synchronized BrokerHandle broker(Broker kind) {
+    return switch (kind) {
+      case AMQP -> {
+        if (broker == null) {
+          broker = new LocalBroker(MachineServices.amqpUri());
+        }
+        yield broker;
+      }
+      case JETSTREAM -> {
+        if (jetStream == null) {
+          jetStream = new JetStreamBroker();
+        }
+        yield jetStream;
+      }
+      case REDIS_LIST -> throw new IllegalArgumentException("a Redis list is carried by the run's Redis, not a broker");
+    };
   }
 
   @Override
   public String describe() {
-    return "local processes (a private redis-server; the machine's RabbitMQ behind a TCP proxy)";
+    return "local processes (a private redis-server; the machine's RabbitMQ behind a TCP proxy; a private "
+        + "nats-server for JetStream)";
   }
 
   @Override
@@ -46,6 +59,9 @@ final class LocalServices implements StackServices {
     }
     if (broker != null) {
       broker.proxy.close();
+    }
+    if (jetStream != null) {
+      jetStream.close();
     }
   }
 
@@ -133,7 +149,12 @@ final class LocalServices implements StackServices {
     }
 
     @Override
-    public void deleteQueue(String queue) {
+    public String variable() {
+      return StackContract.AMQP_URL;
+    }
+
+    @Override
+    public void cleanUp(String queue) {
       AmqpQueues.delete(realUri, queue, queue + StackContract.DEAD_SUFFIX);
     }
   }

@@ -79,6 +79,25 @@ public interface OutcomeStore {
     };
   }
 
+  /**
+   * The payloads of every message on a NATS JetStream subject at {@code ${NATS_URL}} (dead letters
+   * published to {@code <subject>.dead}), read without taking them. Needs jnats on the class path.
+   */
+  static OutcomeStore jetStreamSubject(String subject) {
+    Objects.requireNonNull(subject, "subject");
+    return new OutcomeStore() {
+      @Override
+      public Collection<String> read(Map<String, String> contract) throws Exception {
+        return JetStreamSubjects.payloads(required(contract, StackContract.NATS_URL), fill(subject, contract));
+      }
+
+      @Override
+      public String describe(Map<String, String> contract) {
+        return "JetStream subject " + fill(subject, contract);
+      }
+    };
+  }
+
   /** Any other store (a table, a topic, a bucket): {@code reader} returns its records. */
   static OutcomeStore of(String description, Function<Map<String, String>, ? extends Collection<String>> reader) {
     Objects.requireNonNull(description, "description");

@@ -20,8 +20,8 @@ public interface StackServices extends AutoCloseable {
   /** Redis with a dataset it takes seconds to load; one instance reused across runs. */
   RedisHandle redis();
 
-  /** The AMQP broker, refused until {@link BrokerHandle#start()}. */
-  BrokerHandle broker();
+  /** The broker of that kind (not {@link Broker#REDIS_LIST}), unreachable until {@link BrokerHandle#start()}. */
+  BrokerHandle broker(Broker kind);
 
   /** A one-line description for the narration ("local redis-server processes", ...). */
   String describe();
@@ -94,10 +94,13 @@ public interface StackServices extends AutoCloseable {
     Path logFile();
   }
 
-  /** An AMQP broker whose address is known before it "starts" (accepts connections). */
+  /** A broker whose address is known before it "starts" (accepts connections). */
   interface BrokerHandle {
-    /** {@code amqp://user:pass@host:port}, valid before {@link #start()}. */
+    /** {@code amqp://user:pass@host:port}, {@code nats://host:port}, valid before {@link #start()}. */
     String uri();
+
+    /** The run variable that carries {@link #uri()} ({@link StackContract#AMQP_URL}, {@code NATS_URL}). */
+    String variable();
 
     /** From now on connections reach the broker. */
     void start();
@@ -105,7 +108,7 @@ public interface StackServices extends AutoCloseable {
     /** Connections are refused again. */
     void stop();
 
-    /** Deletes a queue the run used (on the real broker, bypassing any proxy). */
-    void deleteQueue(String queue);
+    /** Deletes what the run left on a shared broker (its queues); nothing for a private one. */
+    void cleanUp(String queue);
   }
 }

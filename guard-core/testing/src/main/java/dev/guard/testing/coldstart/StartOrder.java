@@ -20,7 +20,7 @@ final class StartOrder {
   /** The parts a stack on this broker has. */
   static List<Component> parts(Broker broker) {
     List<Component> parts = new ArrayList<>(List.of(Component.REDIS, Component.BACKEND, Component.WORKER));
-    if (broker == Broker.AMQP) {
+    if (broker.separate()) {
       parts.add(Component.BROKER);
     }
     return parts;

@@ -9,7 +9,11 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import dev.guard.testing.MachineServices;
+import dev.guard.testing.NatsServer;
 import dev.guard.testing.NoLeakedProcesses;
+import io.nats.client.JetStream;
+import io.nats.client.Nats;
+import io.nats.client.api.StreamConfiguration;
 import dev.guard.testing.RedisServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -83,6 +87,27 @@ class OutcomeStoreTest {
       } finally {
         channel.queueDelete(queue);
       }
+    }
+  }
+
+  @Test
+  void aJetStreamSubjectsMessagesAreReadAndLeftInTheStream() throws Exception {
+    try (NatsServer nats = NatsServer.builder().jetStream(true).build().start();
+        io.nats.client.Connection connection = Nats.connect(nats.url())) {
+      Map<String, String> run = Map.of(StackContract.NATS_URL, nats.url(), StackContract.JOB_QUEUE, "jobs.r1");
+      OutcomeStore store = OutcomeStore.jetStreamSubject("${JOB_QUEUE}.dead");
+      assertEquals(List.of(), List.copyOf(store.read(run)), "no stream captures the subject yet");
+      connection.jetStreamManagement().addStream(StreamConfiguration.builder().name("JOBS")
+          .subjects("jobs.r1", "jobs.r1.dead").build());
+      JetStream js = connection.jetStream();
+      js.publish("jobs.r1", "{\"job_id\":\"r1-1\"}".getBytes(StandardCharsets.UTF_8));
+      js.publish("jobs.r1.dead", "{\"id\":\"r1-2\"}".getBytes(StandardCharsets.UTF_8));
+      js.publish("jobs.r1.dead", "{\"job_id\":\"r1-3\"}".getBytes(StandardCharsets.UTF_8));
+      assertEquals(List.of("{\"id\":\"r1-2\"}", "{\"job_id\":\"r1-3\"}"), List.copyOf(store.read(run)),
+          "only the dead-letter subject");
+      assertEquals(2, store.read(run).size(), "read again: nothing was taken");
+      assertEquals(3, connection.jetStreamManagement().getStreamInfo("JOBS").getStreamState().getMsgCount());
+      assertEquals("JetStream subject jobs.r1.dead", store.describe(run));
     }
   }
 }
