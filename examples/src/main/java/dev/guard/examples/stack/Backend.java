@@ -75,6 +75,8 @@ public final class Backend {
       }
       if ("amqp".equals(broker)) {
         publishAmqp(env.get(StackContract.AMQP_URL), queue, jobs);
+      } else if ("kafka".equals(broker)) {
+        publishKafka(env.get(StackContract.KAFKA_URL), queue, jobs);
       } else if ("jetstream".equals(broker)) {
         publishJetStream(env.get(StackContract.NATS_URL), env.get(StackContract.JOB_STREAM), queue, jobs);
       } else {
@@ -179,6 +181,35 @@ public final class Backend {
         js.publish(io.nats.client.impl.NatsMessage.builder().subject(subject)
             .headers(new io.nats.client.impl.Headers().add("Nats-Msg-Id", job.id()))
             .data(job.json().getBytes(StandardCharsets.UTF_8)).build());
+      }
+    }
+  }
+
+  /**
+   * Produces to a Kafka topic (created by the broker on first use), every send acknowledged by all
+   * replicas; a broker that is not up yet is waited for by the producer itself (max.block.ms).
+   */
+  private static void publishKafka(String kafkaUrl, String topic, List<ThumbnailJobs.Job> jobs) throws Exception {
+    if (kafkaUrl == null || kafkaUrl.isBlank()) {
+      throw new IllegalStateException("JOB_BROKER=kafka but KAFKA_URL is not set");
+    }
+    Map<String, Object> config = Map.of(
+        "bootstrap.servers", kafkaUrl.replaceFirst("^kafka://", ""),
+        "acks", "all",
+        "enable.idempotence", true,
+        "max.block.ms", (int) CONNECT_BUDGET.toMillis(),
+        "delivery.timeout.ms", (int) CONNECT_BUDGET.toMillis());
+    try (org.apache.kafka.clients.producer.KafkaProducer<String, String> producer =
+        new org.apache.kafka.clients.producer.KafkaProducer<>(config,
+            new org.apache.kafka.common.serialization.StringSerializer(),
+            new org.apache.kafka.common.serialization.StringSerializer())) {
+      List<java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>> sent = new java.util.ArrayList<>();
+      for (ThumbnailJobs.Job job : jobs) {
+        sent.add(producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, job.id(), job.json())));
+      }
+      producer.flush();
+      for (java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata> f : sent) {
+        f.get(); // a send that failed fails the backend, with the reason
       }
     }
   }

@@ -14,6 +14,8 @@ import dev.guard.drain.ForwardingJobSource;
 import dev.guard.testing.coldstart.StackContract;
 import dev.guard.queue.amqp.AmqpJob;
 import dev.guard.queue.amqp.AmqpQueue;
+import dev.guard.queue.kafka.KafkaJob;
+import dev.guard.queue.kafka.KafkaQueue;
 import dev.guard.queue.nats.NatsJob;
 import dev.guard.queue.nats.NatsQueue;
 import dev.guard.queue.redis.CrashSafeListQueue;
@@ -24,6 +26,7 @@ import dev.guard.schema.Outcome;
 import dev.guard.schema.SourceInfo;
 import dev.guard.schema.deadletter.DeadLetterSink;
 import dev.guard.schema.deadletter.amqp.AmqpDeadLetters;
+import dev.guard.schema.deadletter.kafka.KafkaDeadLetters;
 import dev.guard.schema.deadletter.nats.NatsDeadLetters;
 import dev.guard.schema.deadletter.redis.RedisListDeadLetters;
 import dev.guard.worker.Guard;
@@ -48,7 +51,7 @@ import org.slf4j.LoggerFactory;
  *
  * <ol>
  *   <li><b>config guard</b> on {@code REDIS_URL} (and {@code AMQP_URL} on the RabbitMQ variant,
- *       {@code NATS_URL} on the JetStream one):
+ *       {@code NATS_URL} on the JetStream one, {@code KAFKA_URL} on the Kafka one):
  *       missing, placeholder, loopback (unless {@code GUARD_ALLOW_LOOPBACK=true}, for a stack on
  *       one machine) and name drift ({@code CACHE_URL} set instead) stop it before any
  *       connection, exit 78; so does a shell as PID 1 that would keep SIGTERM from it;
@@ -65,7 +68,8 @@ import org.slf4j.LoggerFactory;
  *   <li><b>crash-safe fetch</b>: guard's {@code CrashSafeListQueue} (BLMOVE into a leased processing
  *       list, LREM after the outcome, a reaper for dead workers' jobs) on Redis; guard's
  *       {@code AmqpQueue} (manual ack after the outcome, counted hand-backs) on RabbitMQ; guard's
- *       {@code NatsQueue} (a durable pull consumer, explicit ack after the outcome) on JetStream. Results
+ *       {@code NatsQueue} (a durable pull consumer, explicit ack after the outcome) on JetStream;
+ *       guard's {@code KafkaQueue} (offsets committed after the outcome) on Kafka. Results
  *       are written idempotently (HSET by id).
  * </ol>
  *
@@ -146,6 +150,7 @@ public final class GuardedWorker {
     switch (broker) {
       case "amqp" -> spec.waitForEnv(StackContract.AMQP_URL);
       case "jetstream" -> spec.waitForEnv(StackContract.NATS_URL);
+      case "kafka" -> spec.waitForEnv(StackContract.KAFKA_URL);
       default -> { } // the jobs come through the Redis it already waits for
     }
     Guard guard = Guard.boot(spec.build());
@@ -187,6 +192,7 @@ public final class GuardedWorker {
       return switch (broker) {
         case "amqp" -> consumeAmqp(redis);
         case "jetstream" -> consumeJetStream(redis);
+        case "kafka" -> consumeKafka(redis);
         default -> consumeRedis(stackRedis.client, redis, redisUrl);
       };
     } catch (Exception e) {
@@ -265,6 +271,26 @@ public final class GuardedWorker {
           remembering(dead), (job, d) -> work(job, results, redis));
     } finally {
       connection.close();
+    }
+  }
+
+  private int consumeKafka(RedisCommands<String, String> redis) {
+    String results = queue + StackContract.RESULTS_SUFFIX;
+    String bootstrap = guard.env(StackContract.KAFKA_URL).replaceFirst("^kafka://", "");
+    Map<String, Object> producerConfig = Map.of("bootstrap.servers", bootstrap, "acks", "all",
+        "enable.idempotence", true);
+    try (KafkaQueue jobs = KafkaQueue.builder(Map.of("bootstrap.servers", bootstrap), queue, CONSUMER)
+            .pollTimeout(Duration.ofMillis(500)).idOf((payload, key) -> idFor(payload)).build();
+        org.apache.kafka.clients.producer.KafkaProducer<byte[], byte[]> producer =
+            new org.apache.kafka.clients.producer.KafkaProducer<>(producerConfig,
+                new org.apache.kafka.common.serialization.ByteArraySerializer(),
+                new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+      KafkaDeadLetters dead = KafkaDeadLetters.of(producer, jobs.deadLetterTopic());
+      LOG.info("consuming kafka topic {} as group {} (commit after the outcome, dead letters to {})", queue, CONSUMER,
+          jobs.deadLetterTopic());
+      return guard.run(observed(jobs), KafkaJob::payload,
+          job -> SourceInfo.kafka(job.topic(), job.partition(), job.offset()), remembering(dead),
+          (job, d) -> work(job, results, redis));
     }
   }
 

@@ -10,7 +10,12 @@ public enum Broker {
    * A NATS JetStream stream ({@link StackContract#JOB_STREAM}) capturing the subject
    * {@link StackContract#JOB_QUEUE} and its dead-letter subject {@code <subject>.dead}.
    */
-  JETSTREAM("jetstream", "NATS JetStream");
+  JETSTREAM("jetstream", "NATS JetStream"),
+  /**
+   * A Kafka topic {@link StackContract#JOB_QUEUE} on a KRaft broker ({@link StackContract#KAFKA_URL}),
+   * dead letters to the topic {@code <topic>.dead}.
+   */
+  KAFKA("kafka", "Kafka");
 
   private final String envValue;
   private final String label;

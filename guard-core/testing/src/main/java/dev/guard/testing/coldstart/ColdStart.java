@@ -76,6 +76,7 @@ public final class ColdStart {
         : switch (b.broker) {
           case AMQP -> OutcomeStore.amqpQueue(dead);
           case JETSTREAM -> OutcomeStore.jetStreamSubject("${" + StackContract.JOB_QUEUE + "}.dead");
+          case KAFKA -> OutcomeStore.kafkaTopic("${" + StackContract.JOB_QUEUE + "}.dead");
           case REDIS_LIST -> OutcomeStore.redisList(dead);
         };
     this.jobLines = b.jobLines;

@@ -46,6 +46,9 @@ final class ColdStartRun {
   private Part backend;
   private Instant workerStartedAt;
   private CompletableFuture<Instant> redisLoaded;
+  /** The broker's start, on its own thread: a Kafka broker takes seconds, and the order goes on meanwhile. */
+  private CompletableFuture<Void> brokerStarted;
+  private boolean brokerStartTold;
   private StoreWatch stores;
   private Reconciler.Stored finalResults;
   private Reconciler.Stored finalDeadLetters;
@@ -125,8 +128,19 @@ final class ColdStartRun {
               : "Redis is up, but no LOADING reply was seen: this run has no loading phase");
         }
         case BROKER -> {
-          broker.start();
-          listener.event(run, settings.broker.label() + " now accepts connections");
+          brokerStarted = CompletableFuture.runAsync(broker::start, runnable -> {
+            Thread t = new Thread(runnable, "coldstart-broker-start");
+            t.setDaemon(true);
+            t.start();
+          });
+          try {
+            brokerStarted.get(2, java.util.concurrent.TimeUnit.SECONDS);
+          } catch (java.util.concurrent.TimeoutException slow) {
+            listener.event(run, "starting " + settings.broker.label() + " (it takes seconds: the run goes on meanwhile)");
+          } catch (java.util.concurrent.ExecutionException | InterruptedException failed) {
+            // told by tellBrokerStart
+          }
+          tellBrokerStart();
         }
         case BACKEND -> {
           if (settings.producer != null) {
@@ -151,6 +165,21 @@ final class ColdStartRun {
     }
   }
 
+  /** Says once that the broker accepts connections, or why it does not (then the run has a problem). */
+  private void tellBrokerStart() {
+    if (brokerStarted == null || brokerStartTold || !brokerStarted.isDone()) {
+      return;
+    }
+    brokerStartTold = true;
+    try {
+      brokerStarted.join();
+      listener.event(run, settings.broker.label() + " now accepts connections");
+    } catch (java.util.concurrent.CompletionException e) {
+      problems.add(settings.broker.label() + " did not start: " + e.getCause());
+      listener.event(run, settings.broker.label() + " did not start: " + e.getCause());
+    }
+  }
+
   /** Waits, bounded, until every enqueued job has an outcome or nothing more can happen. */
   private void awaitOutcomes() {
     Instant deadline = startedAt.plus(settings.runTimeout);
@@ -159,6 +188,7 @@ final class ColdStartRun {
     Instant workerExitSeen = null;
     while (true) {
       output.poll();
+      tellBrokerStart();
       if (backendDoneAt == null && !backend.isAlive()) {
         backendDoneAt = Instant.now();
         int code = backend.exit().orElse(-1);
@@ -241,6 +271,14 @@ final class ColdStartRun {
   private void stopServers() {
     redis.stop();
     if (broker != null) {
+      if (brokerStarted != null) {
+        try {
+          // a start still under way ends before the stop (a broker JVM half booted would be left behind)
+          brokerStarted.get(2, java.util.concurrent.TimeUnit.MINUTES);
+        } catch (Exception e) {
+          // told by tellBrokerStart, or the stop below ends it
+        }
+      }
       broker.stop();
       broker.cleanUp(queue);
     }

@@ -36,6 +36,7 @@ final class ContainerServices implements StackServices {
   private ContainerRedis redis;
   private ContainerBroker broker;
   private JetStreamBroker jetStream;
+  private KafkaBrokerHandle kafka;
 
   ContainerServices(int preloadKeys) {
     this.preloadKeys = preloadKeys;
@@ -93,6 +94,13 @@ final class ContainerServices implements StackServices {
         }
         yield jetStream;
       }
+      // a KRaft broker JVM from the class path's Kafka jars, in both paths
+      case KAFKA -> {
+        if (kafka == null) {
+          kafka = new KafkaBrokerHandle();
+        }
+        yield kafka;
+      }
       case REDIS_LIST -> throw new IllegalArgumentException("a Redis list is carried by the run's Redis, not a broker");
     };
   }
@@ -113,6 +121,9 @@ final class ContainerServices implements StackServices {
     }
     if (jetStream != null) {
       jetStream.close();
+    }
+    if (kafka != null) {
+      kafka.close();
     }
   }
 

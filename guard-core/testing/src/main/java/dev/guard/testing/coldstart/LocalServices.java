@@ -14,6 +14,7 @@ final class LocalServices implements StackServices {
   private LocalRedis redis;
   private LocalBroker broker;
   private JetStreamBroker jetStream;
+  private KafkaBrokerHandle kafka;
 
   LocalServices(int preloadKeys) {
     this.preloadKeys = preloadKeys;
@@ -42,6 +43,13 @@ final class LocalServices implements StackServices {
         }
         yield jetStream;
       }
+      // a KRaft broker JVM from the class path's Kafka jars, in both paths
+      case KAFKA -> {
+        if (kafka == null) {
+          kafka = new KafkaBrokerHandle();
+        }
+        yield kafka;
+      }
       case REDIS_LIST -> throw new IllegalArgumentException("a Redis list is carried by the run's Redis, not a broker");
     };
   }
@@ -62,6 +70,9 @@ final class LocalServices implements StackServices {
     }
     if (jetStream != null) {
       jetStream.close();
+    }
+    if (kafka != null) {
+      kafka.close();
     }
   }
 

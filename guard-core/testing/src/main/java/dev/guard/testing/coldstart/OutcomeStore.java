@@ -98,6 +98,25 @@ public interface OutcomeStore {
     };
   }
 
+  /**
+   * The values of every record in a Kafka topic at {@code ${KAFKA_URL}} (dead letters produced to
+   * {@code <topic>.dead}), read without a consumer group. Needs kafka-clients on the class path.
+   */
+  static OutcomeStore kafkaTopic(String topic) {
+    Objects.requireNonNull(topic, "topic");
+    return new OutcomeStore() {
+      @Override
+      public Collection<String> read(Map<String, String> contract) {
+        return KafkaTopics.values(required(contract, StackContract.KAFKA_URL), fill(topic, contract));
+      }
+
+      @Override
+      public String describe(Map<String, String> contract) {
+        return "Kafka topic " + fill(topic, contract);
+      }
+    };
+  }
+
   /** Any other store (a table, a topic, a bucket): {@code reader} returns its records. */
   static OutcomeStore of(String description, Function<Map<String, String>, ? extends Collection<String>> reader) {
     Objects.requireNonNull(description, "description");

@@ -21,11 +21,13 @@ public final class StackContract {
   public static final String AMQP_URL = "AMQP_URL";
   /** NATS server, for the JetStream variant. */
   public static final String NATS_URL = "NATS_URL";
+  /** Kafka broker, for the Kafka variant: {@code kafka://host:port} (the bootstrap servers after the scheme). */
+  public static final String KAFKA_URL = "KAFKA_URL";
   /** The JetStream stream that captures {@link #JOB_QUEUE} (a subject) and its dead-letter subject. */
   public static final String JOB_STREAM = "JOB_STREAM";
-  /** Which broker carries the jobs: {@code redis} (a Redis list), {@code amqp} or {@code jetstream}. */
+  /** Which broker carries the jobs: {@code redis} (a Redis list), {@code amqp}, {@code jetstream} or {@code kafka}. */
   public static final String JOB_BROKER = "JOB_BROKER";
-  /** The Redis list key, AMQP queue name or JetStream subject the jobs go through; unique per run. */
+  /** The Redis list key, AMQP queue name, JetStream subject or Kafka topic the jobs go through; unique per run. */
   public static final String JOB_QUEUE = "JOB_QUEUE";
   /** How many jobs the backend enqueues. */
   public static final String JOB_COUNT = "JOB_COUNT";
