@@ -98,6 +98,40 @@ class ContainerColdStartIT {
     }
   }
 
+  /**
+   * The worker as a container image (the example stack's own, guard-examples:0.1.0, which the build
+   * wrote as an OCI tarball), on the host's network, beside a local Redis: the harness starts and
+   * stops it like a process, reads its output into the run's log, and reconciles by the stores.
+   */
+  @Test
+  void aWorkerImageRunsAsAContainerAndReconciles() throws Exception {
+    dev.guard.testing.Engine.require().load(dev.guard.testing.Checkout.root()
+        .resolve("examples/target/guard-examples-image.tar"));
+    List<String> events = new ArrayList<>();
+    ColdStart cs = ColdStart.builder()
+        .worker(ProcessSpec.container("guard-examples:0.1.0", "dev.guard.examples.stack.GuardedWorker")
+            .withEnv(GuardedWorker.ALLOW_LOOPBACK, "true"))
+        .backend(ProcessSpec.java(Backend.class))
+        .localServices()
+        .listener(new ColdStartListener() {
+          @Override
+          public void event(int run, String text) {
+            events.add(run + " " + text);
+            System.out.println("[container-coldstart] worker image, run " + run + ": " + text);
+          }
+        })
+        .build();
+    ColdStartReport report = cs.run(2);
+    for (RunReconciliation run : report.runs()) {
+      assertTrue(run.passed(), run.render());
+      assertTrue(run.figures().workerWait().isPresent(), "the worker's own readiness line came through its log: "
+          + run.render());
+    }
+    assertTrue(events.stream().anyMatch(e -> e.contains("guard-examples started (container ")), events.toString());
+    assertEquals("reconciled: runs=2 received=200 processed=194 rejected=6 failed=0 missing=0", report.reconciledLine());
+    System.out.println("[container-coldstart] worker image: " + report.reconciledLine());
+  }
+
   /** The container's log, as the local path keeps redis-server's: the server's own startup and loading lines. */
   static void assertLogKept(Path log) {
     try {

@@ -148,13 +148,13 @@ final class ColdStartRun {
                 dir.backendLog());
             listener.event(run, "producer started (" + backend.describe() + "): enqueues " + settings.jobs + " jobs");
           } else {
-            backend = Part.of(ChildProcesses.start(settings.backend, env, dir.backendLog()));
+            backend = Part.start(settings.backend, env, dir.backendLog());
             listener.event(run, settings.backend.name() + " started (" + backend.describe() + "): enqueues "
                 + settings.jobs + " jobs");
           }
         }
         case WORKER -> {
-          worker = Part.of(ChildProcesses.start(settings.worker, env, dir.workerLog()));
+          worker = Part.start(settings.worker, env, dir.workerLog());
           workerStartedAt = Instant.now();
           listener.event(run, settings.worker.name() + " started (" + worker.describe() + ")");
         }

@@ -25,6 +25,12 @@ interface Part {
   /** Stops it (a process: SIGTERM, then SIGKILL after 10 s), telling {@code say} what it had to do. */
   void stop(String name, Consumer<String> say);
 
+  /** Starts {@code spec}: a container for an image, else a process ({@link ChildProcesses#start}). */
+  static Part start(ProcessSpec spec, Map<String, String> contract, Path log) {
+    return spec.image().isPresent() ? ContainerPart.start(spec, contract, log)
+        : of(ChildProcesses.start(spec, contract, log));
+  }
+
   /** A process started by {@link ChildProcesses#start}. */
   static Part of(Process process) {
     return new Part() {

@@ -11,8 +11,9 @@ import java.util.Objects;
 
 /**
  * How to start one process of the stack: a Java main class on a class path with JVM flags
- * ({@link #java}), or any command ({@link #command}: a Python worker, a shell script, a binary),
- * with extra environment and a working directory. Immutable; {@code with...} methods return copies.
+ * ({@link #java}), any command ({@link #command}: a Python worker, a shell script, a binary), or a
+ * container image ({@link #container}), with extra environment. Immutable; {@code with...} methods
+ * return copies.
  *
  * <p>A Java process's class path defaults to this JVM's: system property
  * {@value #CLASSPATH_PROPERTY}, else Surefire's {@code surefire.test.class.path}, else
@@ -33,11 +34,19 @@ public final class ProcessSpec {
   private final Map<String, String> env;
   private final String classpath;
   private final Path workingDirectory;
+  /** The image of a container; null for a process. */
+  private final String image;
 
   private ProcessSpec(String name, String mainClass, List<String> args, Map<String, String> env, String classpath,
       Path workingDirectory) {
+    this(name, mainClass, null, args, env, classpath, workingDirectory);
+  }
+
+  private ProcessSpec(String name, String mainClass, String image, List<String> args, Map<String, String> env,
+      String classpath, Path workingDirectory) {
     this.name = name;
     this.mainClass = mainClass;
+    this.image = image;
     this.args = List.copyOf(args);
     this.env = Map.copyOf(env);
     this.classpath = classpath;
@@ -65,6 +74,22 @@ public final class ProcessSpec {
     return command(List.of(argv));
   }
 
+  /**
+   * A container of {@code image}, with {@code command} as its command (none: the image's own), run
+   * through Testcontainers on the host's network, so the run's {@code 127.0.0.1} URLs reach the
+   * servers. It gets the run's variables and its own {@link #withEnv} ones, nothing of the
+   * harness's environment; its output goes to its log like a process's; stopping it is SIGTERM,
+   * then SIGKILL after 10 s. The image must be on the engine already or pullable.
+   */
+  public static ProcessSpec container(String image, String... command) {
+    Objects.requireNonNull(image, "image");
+    String repository = image.contains("@") ? image.substring(0, image.indexOf('@')) : image;
+    int slash = repository.lastIndexOf('/');
+    int colon = repository.lastIndexOf(':');
+    String named = repository.substring(slash + 1, colon > slash ? colon : repository.length());
+    return new ProcessSpec(named, null, image, List.of(command), Map.of(), null, null);
+  }
+
   /** {@link #command(String...)} with a list. */
   public static ProcessSpec command(List<String> argv) {
     if (argv.isEmpty() || argv.stream().anyMatch(a -> a == null || a.isEmpty())) {
@@ -78,29 +103,32 @@ public final class ProcessSpec {
   public ProcessSpec withEnv(String key, String value) {
     Map<String, String> copy = new LinkedHashMap<>(env);
     copy.put(key, value);
-    return new ProcessSpec(name, mainClass, args, copy, classpath, workingDirectory);
+    return new ProcessSpec(name, mainClass, image, args, copy, classpath, workingDirectory);
   }
 
   /** Replaces the JVM flags of a Java process. */
   public ProcessSpec withJvmArgs(List<String> jvmArgs) {
     requireJava("withJvmArgs");
-    return new ProcessSpec(name, mainClass, jvmArgs, env, classpath, workingDirectory);
+    return new ProcessSpec(name, mainClass, image, jvmArgs, env, classpath, workingDirectory);
   }
 
   /** Uses this class path instead of the current JVM's, for a Java process. */
   public ProcessSpec withClasspath(String path) {
     requireJava("withClasspath");
-    return new ProcessSpec(name, mainClass, args, env, path, workingDirectory);
+    return new ProcessSpec(name, mainClass, image, args, env, path, workingDirectory);
   }
 
   /** Starts the process in this directory (default: the harness's). */
   public ProcessSpec withWorkingDirectory(Path dir) {
-    return new ProcessSpec(name, mainClass, args, env, classpath, Objects.requireNonNull(dir, "dir"));
+    if (image != null) {
+      throw new IllegalStateException("withWorkingDirectory is for a process; " + this + " is a container");
+    }
+    return new ProcessSpec(name, mainClass, image, args, env, classpath, Objects.requireNonNull(dir, "dir"));
   }
 
   /** A short name for logs (the main class's simple name, or the script's, unless renamed). */
   public ProcessSpec named(String newName) {
-    return new ProcessSpec(newName, mainClass, args, env, classpath, workingDirectory);
+    return new ProcessSpec(newName, mainClass, image, args, env, classpath, workingDirectory);
   }
 
   public String name() {
@@ -112,6 +140,11 @@ public final class ProcessSpec {
     return java.util.Optional.ofNullable(mainClass);
   }
 
+  /** The image of a container; empty for a process. */
+  public java.util.Optional<String> image() {
+    return java.util.Optional.ofNullable(image);
+  }
+
   /** The working directory, if one was set. */
   public java.util.Optional<Path> workingDirectory() {
     return java.util.Optional.ofNullable(workingDirectory);
@@ -121,7 +154,10 @@ public final class ProcessSpec {
     return env;
   }
 
-  /** The command line: the command as given, or {@code <java> <flags> -cp <classpath> <main>}. */
+  /**
+   * The command line: the command as given, {@code <java> <flags> -cp <classpath> <main>}, or for
+   * a container its command (empty: the image's own).
+   */
   public List<String> commandLine() {
     if (mainClass == null) {
       return args;
@@ -137,7 +173,8 @@ public final class ProcessSpec {
 
   private void requireJava(String what) {
     if (mainClass == null) {
-      throw new IllegalStateException(what + " is for a Java process; " + this + " is a command");
+      throw new IllegalStateException(what + " is for a Java process; " + this + " is "
+          + (image != null ? "a container" : "a command"));
     }
   }
 
@@ -159,6 +196,9 @@ public final class ProcessSpec {
 
   @Override
   public String toString() {
+    if (image != null) {
+      return name + "(container " + image + (args.isEmpty() ? "" : " " + String.join(" ", args)) + ")";
+    }
     return name + "(" + (mainClass != null ? mainClass : String.join(" ", args)) + ")";
   }
 }

@@ -42,6 +42,23 @@ class ColdStartBuilderTest {
   }
 
   @Test
+  void aContainerIsNamedAfterItsImage() {
+    ProcessSpec worker = ProcessSpec.container("localhost/team/thumbnail-worker:1.4.2", "python3", "-u", "worker.py")
+        .withEnv("THUMBNAIL_QUEUE", "${JOB_QUEUE}");
+    assertEquals("thumbnail-worker", worker.name());
+    assertEquals("thumbnail-worker(container localhost/team/thumbnail-worker:1.4.2 python3 -u worker.py)",
+        worker.toString());
+    assertEquals(List.of("python3", "-u", "worker.py"), worker.commandLine());
+    assertEquals("localhost/team/thumbnail-worker:1.4.2", worker.image().orElseThrow());
+    assertEquals("guard-examples", ProcessSpec.container("guard-examples:0.1.0").name());
+    assertEquals("redis", ProcessSpec.container("docker.io/library/redis@sha256:abc").name());
+    assertEquals(List.of(), ProcessSpec.container("guard-examples:0.1.0").commandLine(), "the image's own command");
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> worker.withClasspath("x.jar"));
+    assertTrue(e.getMessage().endsWith("is a container"), e.getMessage());
+    assertThrows(IllegalStateException.class, () -> worker.withWorkingDirectory(Path.of("/tmp")));
+  }
+
+  @Test
   void aProducersJobIdsAreManifestTokens() {
     assertEquals("r1-7 ok", EnqueuedJob.ok("r1-7").manifestLine());
     assertEquals("r1-8 skew:old-format-v1", EnqueuedJob.skewed("r1-8", "old format v1").manifestLine());
