@@ -139,8 +139,15 @@ public final class RedisSentinelSet implements AutoCloseable {
             }
             Children.sleep(100);
         }
+        // how each sentinel judges the replica (flags s_down/disconnected, link down time, INFO age:
+        // what "-failover-abort-no-good-slave" weighs) and what the replica itself says
+        String replicas = sentinels.stream().filter(Sentinel::isRunning)
+                .map(s -> s.port() + ": " + s.call("SENTINEL", "replicas", masterName).replace('\n', ' '))
+                .collect(Collectors.joining("\n"));
         throw new IllegalStateException("the sentinels did not agree on the master at port " + port + " within "
-                + max.toSeconds() + " s; their views: " + views + "\n" + logs());
+                + max.toSeconds() + " s; their views: " + views + "\nthe replica as each sentinel sees it:\n" + replicas
+                + "\nthe replica's INFO replication: " + Resp.text(HOST, replica.port(), null, "INFO", "replication")
+                        .replace("\r\n", " ") + "\n" + logs());
     }
 
     private String views() {
