@@ -1,6 +1,6 @@
 package dev.guard.examples.stack;
 
-import dev.guard.testing.coldstart.Broker;
+import dev.guard.testing.coldstart.JobBroker;
 import dev.guard.testing.coldstart.ColdStart;
 import dev.guard.testing.coldstart.ColdStartListener;
 import dev.guard.testing.coldstart.ColdStartReport;
@@ -82,7 +82,7 @@ public final class Demo {
     ColdStart.Builder builder = ColdStart.builder()
         .worker(worker)
         .backend(ProcessSpec.java(Backend.class).named("backend"))
-        .broker(amqp ? Broker.AMQP : Broker.REDIS_LIST)
+        .broker(amqp ? JobBroker.AMQP : JobBroker.REDIS_LIST)
         .jobs(jobs)
         .skewed(skewed)
         .keepLogs(keepLogs)

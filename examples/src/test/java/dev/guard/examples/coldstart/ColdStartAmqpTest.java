@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.guard.examples.stack.Backend;
 import dev.guard.examples.stack.Demo;
 import dev.guard.testing.NoLeakedProcesses;
-import dev.guard.testing.coldstart.Broker;
+import dev.guard.testing.coldstart.JobBroker;
 import dev.guard.testing.coldstart.ColdStart;
 import dev.guard.testing.coldstart.ColdStartReport;
 import dev.guard.testing.coldstart.Component;
@@ -26,7 +26,7 @@ class ColdStartAmqpTest {
     ColdStartReport report = ColdStart.builder()
         .worker(Demo.guardedWorker())
         .backend(ProcessSpec.java(Backend.class))
-        .broker(Broker.AMQP)
+        .broker(JobBroker.AMQP)
         .localServices()
         .build()
         .run(3);

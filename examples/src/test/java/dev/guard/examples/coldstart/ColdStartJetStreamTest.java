@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.guard.examples.stack.Backend;
 import dev.guard.examples.stack.Demo;
 import dev.guard.testing.NoLeakedProcesses;
-import dev.guard.testing.coldstart.Broker;
+import dev.guard.testing.coldstart.JobBroker;
 import dev.guard.testing.coldstart.ColdStart;
 import dev.guard.testing.coldstart.ColdStartListener;
 import dev.guard.testing.coldstart.ColdStartReport;
@@ -29,7 +29,7 @@ class ColdStartJetStreamTest {
     ColdStartReport report = ColdStart.builder()
         .worker(Demo.guardedWorker())
         .backend(ProcessSpec.java(Backend.class))
-        .broker(Broker.JETSTREAM)
+        .broker(JobBroker.JETSTREAM)
         .localServices()
         .listener(ColdStartListener.printing(System.out))
         .build()

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.guard.examples.stack.Backend;
 import dev.guard.examples.stack.Demo;
 import dev.guard.testing.NoLeakedProcesses;
-import dev.guard.testing.coldstart.Broker;
+import dev.guard.testing.coldstart.JobBroker;
 import dev.guard.testing.coldstart.ColdStart;
 import dev.guard.testing.coldstart.ColdStartListener;
 import dev.guard.testing.coldstart.ColdStartReport;
@@ -30,7 +30,7 @@ class ColdStartKafkaTest {
     ColdStartReport report = ColdStart.builder()
         .worker(Demo.guardedWorker())
         .backend(ProcessSpec.java(Backend.class))
-        .broker(Broker.KAFKA)
+        .broker(JobBroker.KAFKA)
         .localServices()
         // a broker JVM booting beside the worker's on 2 busy cores: 26 s cold starts were seen here
         .runTimeout(java.time.Duration.ofSeconds(180))

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.guard.examples.stack.Backend;
 import dev.guard.examples.stack.GuardedWorker;
-import dev.guard.testing.coldstart.Broker;
+import dev.guard.testing.coldstart.JobBroker;
 import dev.guard.testing.coldstart.ColdStart;
 import dev.guard.testing.coldstart.ColdStartListener;
 import dev.guard.testing.coldstart.ColdStartReport;
@@ -79,7 +79,7 @@ class ContainerColdStartIT {
       ColdStart cs = ColdStart.builder()
           .worker(ProcessSpec.java(GuardedWorker.class).withEnv(GuardedWorker.ALLOW_LOOPBACK, "true"))
           .backend(ProcessSpec.java(Backend.class))
-          .broker(Broker.AMQP)
+          .broker(JobBroker.AMQP)
           .listener(new ColdStartListener() {
             @Override
             public void event(int run, String text) {

@@ -49,7 +49,7 @@ public final class ColdStart {
   final OutcomeStore results;
   final OutcomeStore deadLetters;
   final boolean jobLines;
-  final Broker broker;
+  final JobBroker broker;
   final int jobs;
   final int skewed;
   final long seed;
@@ -146,7 +146,7 @@ public final class ColdStart {
     private OutcomeStore results;
     private OutcomeStore deadLetters;
     private boolean jobLines = true;
-    private Broker broker = Broker.REDIS_LIST;
+    private JobBroker broker = JobBroker.REDIS_LIST;
     private int jobs = 100;
     private int skewed = 3;
     private Long seed;
@@ -193,7 +193,7 @@ public final class ColdStart {
 
     /**
      * Where the worker dead-letters each job it rejects or fails (default {@code ${JOB_QUEUE}:dead}:
-     * a Redis list, or a RabbitMQ queue with {@link Broker#AMQP}).
+     * a Redis list, or a RabbitMQ queue with {@link JobBroker#AMQP}).
      */
     public Builder deadLetters(OutcomeStore store) {
       this.deadLetters = Objects.requireNonNull(store, "deadLetters");
@@ -211,7 +211,7 @@ public final class ColdStart {
     }
 
     /** What carries the jobs (default a Redis list). */
-    public Builder broker(Broker value) {
+    public Builder broker(JobBroker value) {
       this.broker = Objects.requireNonNull(value, "broker");
       return this;
     }

@@ -98,7 +98,7 @@ final class ColdStartRun {
       vars.put(broker.variable(), broker.uri());
     }
     vars.put(StackContract.JOB_QUEUE, queue);
-    if (settings.broker == Broker.JETSTREAM) {
+    if (settings.broker == JobBroker.JETSTREAM) {
       vars.put(StackContract.JOB_STREAM, "COLDSTART_" + runId);
     }
     vars.put(StackContract.JOB_COUNT, Integer.toString(settings.jobs));

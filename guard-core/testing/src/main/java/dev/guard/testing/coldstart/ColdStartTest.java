@@ -42,7 +42,7 @@ public @interface ColdStartTest {
   Class<?> backend();
 
   /** What carries the jobs. */
-  Broker broker() default Broker.REDIS_LIST;
+  JobBroker broker() default JobBroker.REDIS_LIST;
 
   /** Seed of the start orders; negative: drawn (and printed). */
   long seed() default -1;

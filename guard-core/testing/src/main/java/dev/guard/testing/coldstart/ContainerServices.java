@@ -79,7 +79,7 @@ final class ContainerServices implements StackServices {
   }
 
   @Override
-  public synchronized BrokerHandle broker(Broker kind) {
+  public synchronized BrokerHandle broker(JobBroker kind) {
     return switch (kind) {
       case AMQP -> {
         if (broker == null) {

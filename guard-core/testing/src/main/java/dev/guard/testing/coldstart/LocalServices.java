@@ -29,7 +29,7 @@ final class LocalServices implements StackServices {
   }
 
   @Override
-  public synchronized BrokerHandle broker(Broker kind) {
+  public synchronized BrokerHandle broker(JobBroker kind) {
     return switch (kind) {
       case AMQP -> {
         if (broker == null) {

@@ -20,8 +20,8 @@ public interface StackServices extends AutoCloseable {
   /** Redis with a dataset it takes seconds to load; one instance reused across runs. */
   RedisHandle redis();
 
-  /** The broker of that kind (not {@link Broker#REDIS_LIST}), unreachable until {@link BrokerHandle#start()}. */
-  BrokerHandle broker(Broker kind);
+  /** The broker of that kind (not {@link JobBroker#REDIS_LIST}), unreachable until {@link BrokerHandle#start()}. */
+  BrokerHandle broker(JobBroker kind);
 
   /** A one-line description for the narration ("local redis-server processes", ...). */
   String describe();

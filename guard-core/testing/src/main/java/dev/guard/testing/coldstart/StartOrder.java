@@ -18,7 +18,7 @@ final class StartOrder {
   private StartOrder() {}
 
   /** The parts a stack on this broker has. */
-  static List<Component> parts(Broker broker) {
+  static List<Component> parts(JobBroker broker) {
     List<Component> parts = new ArrayList<>(List.of(Component.REDIS, Component.BACKEND, Component.WORKER));
     if (broker.separate()) {
       parts.add(Component.BROKER);
@@ -27,7 +27,7 @@ final class StartOrder {
   }
 
   /** Throws unless {@code fixed} names each part of the stack once. */
-  static void check(List<Component> fixed, Broker broker) {
+  static void check(List<Component> fixed, JobBroker broker) {
     List<Component> needed = parts(broker);
     if (fixed.size() != needed.size() || !fixed.containsAll(needed)) {
       throw new IllegalStateException("order(...) must name each of " + needed + " once, was " + fixed);
@@ -35,7 +35,7 @@ final class StartOrder {
   }
 
   /** The next run's order (shuffled unless {@code fixed} is given) and pauses, both from {@code random}. */
-  static Draw draw(Random random, List<Component> fixed, Broker broker, Duration maxGap) {
+  static Draw draw(Random random, List<Component> fixed, JobBroker broker, Duration maxGap) {
     List<Component> order = fixed;
     if (order == null) {
       order = parts(broker);

@@ -69,7 +69,7 @@ class ColdStartBuilderTest {
   @Test
   void aFixedOrderMustNameEveryComponentOnce() {
     ColdStart.Builder b = ColdStart.builder().worker(ProcessSpec.java("W")).backend(ProcessSpec.java("B"))
-        .broker(Broker.AMQP).order(Component.WORKER, Component.REDIS, Component.BACKEND);
+        .broker(JobBroker.AMQP).order(Component.WORKER, Component.REDIS, Component.BACKEND);
     IllegalStateException e = assertThrows(IllegalStateException.class, b::build);
     assertEquals("order(...) must name each of [REDIS, BACKEND, WORKER, BROKER] once, was [WORKER, REDIS, BACKEND]",
         e.getMessage());

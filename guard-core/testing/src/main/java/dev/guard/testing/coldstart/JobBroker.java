@@ -1,7 +1,7 @@
 package dev.guard.testing.coldstart;
 
 /** What carries the jobs from the producer to the worker. */
-public enum Broker {
+public enum JobBroker {
   /** A Redis list (LPUSH by the producer; BRPOP or BLMOVE by the worker). */
   REDIS_LIST("redis", "Redis"),
   /** A RabbitMQ queue (publish by the producer; consume with manual ack by the worker). */
@@ -20,7 +20,7 @@ public enum Broker {
   private final String envValue;
   private final String label;
 
-  Broker(String envValue, String label) {
+  JobBroker(String envValue, String label) {
     this.envValue = envValue;
     this.label = label;
   }
