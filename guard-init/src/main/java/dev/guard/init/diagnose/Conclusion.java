@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Set;
 
 /** What the rules concluded about one group: its causes with a reason each, evidence, notes. */
-final class Verdict {
+final class Conclusion {
     static final int EVIDENCE = 14;
 
     final Set<Cause> causes = EnumSet.noneOf(Cause.class);

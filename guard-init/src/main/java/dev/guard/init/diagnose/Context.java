@@ -78,8 +78,8 @@ final class Context {
 
     private void topologyEvidence(String group, Signal s, String why) {
         List<Evidence> l = topologyEvidence.computeIfAbsent(group, k -> new ArrayList<>());
-        if (evidenced.add(group + " " + s.type() + " " + s.target()) && l.size() < Verdict.EVIDENCE) {
-            l.add(Verdict.ev(s, why));
+        if (evidenced.add(group + " " + s.type() + " " + s.target()) && l.size() < Conclusion.EVIDENCE) {
+            l.add(Conclusion.ev(s, why));
         }
     }
 

@@ -10,7 +10,7 @@ import java.util.List;
  */
 final class ContractRule implements CauseRule {
     @Override
-    public void apply(Facts f, Verdict v) {
+    public void apply(Facts f, Conclusion v) {
         Group g = f.group;
         if (g.role != Role.WORKER) {
             return;
@@ -38,7 +38,7 @@ final class ContractRule implements CauseRule {
         }
     }
 
-    private static JobCounts counts(Group g, Verdict v) {
+    private static JobCounts counts(Group g, Conclusion v) {
         if (g.received.count > 0 || g.processed.count > 0) {
             if (g.received.count > 0) {
                 v.evidence(g.received.first(g).s(), "first 'job <id> received' of " + g.received.count);
@@ -59,7 +59,7 @@ final class ContractRule implements CauseRule {
         return JobCounts.NONE;
     }
 
-    private static void noJobs(Facts f, Verdict v) {
+    private static void noJobs(Facts f, Conclusion v) {
         Group g = f.group;
         Signal boot = g.lastBoot == null ? null : g.lastBoot.s();
         Category where = boot == null || boot.host() == null ? null
@@ -94,7 +94,7 @@ final class ContractRule implements CauseRule {
      * still runs they may have been in progress as the log was captured, which a note says (they
      * still count: a dropped job looks the same).
      */
-    private static int accountForInFlight(Facts f, Verdict v, int gap) {
+    private static int accountForInFlight(Facts f, Conclusion v, int gap) {
         Group g = f.group;
         boolean currentKilled = !KilledRule.kills(g).isEmpty() && !f.running();
         int killed = 0;
@@ -128,7 +128,7 @@ final class ContractRule implements CauseRule {
         return explained;
     }
 
-    private static void gap(Facts f, Verdict v, int gap) {
+    private static void gap(Facts f, Conclusion v, int gap) {
         Group g = f.group;
         JobCounts j = v.jobs;
         int otherErrors = g.count(Signal.Type.OTHER_ERROR);

@@ -59,12 +59,12 @@ final class DependencyRule {
                 case SERVER_LOADED -> loading.remove(server);
                 case SERVER_SHUTDOWN_DURING_LOADING -> {
                     c.dependencyKilledMidLoad = true;
-                    c.kill(g.name, Verdict.ev(s, g.name + " was stopped while loading its dataset"));
+                    c.kill(g.name, Conclusion.ev(s, g.name + " was stopped while loading its dataset"));
                 }
                 case SERVER_SIGTERM -> {
                     if (loading.contains(server)) {
                         c.dependencyKilledMidLoad = true;
-                        c.kill(g.name, Verdict.ev(s, g.name + " got SIGTERM while loading its dataset"));
+                        c.kill(g.name, Conclusion.ev(s, g.name + " got SIGTERM while loading its dataset"));
                     }
                 }
                 default -> { }
@@ -72,7 +72,7 @@ final class DependencyRule {
         }
         topology(g, c);
         for (Signal s : g.sampleInOrder(Signal.Type.OOM_KILLED, Signal.Type.EXIT_137, Signal.Type.PROBE_KILL)) {
-            c.kill(g.name, Verdict.ev(s, switch (s.type()) {
+            c.kill(g.name, Conclusion.ev(s, switch (s.type()) {
                 case OOM_KILLED -> g.name + " was OOMKilled: it needs more memory";
                 case EXIT_137 -> g.name + " was killed (exit 137, SIGKILL)";
                 default -> g.name + " failed a probe that restarts it";
@@ -122,8 +122,8 @@ final class DependencyRule {
 
     private static void killedMidLoad(Context c, Group g, Signal start, Signal again) {
         c.dependencyKilledMidLoad = true;
-        c.kill(g.name, Verdict.ev(start, g.name + " started here ..."));
-        c.kill(g.name, Verdict.ev(again, "... and started again with no 'Ready to accept connections' between: killed mid-load"));
+        c.kill(g.name, Conclusion.ev(start, g.name + " started here ..."));
+        c.kill(g.name, Conclusion.ev(again, "... and started again with no 'Ready to accept connections' between: killed mid-load"));
     }
 
     /** The finding printed for a dependency group. */
@@ -142,7 +142,7 @@ final class DependencyRule {
                     + "): the master failed; the workers' findings say whether they followed");
         }
         for (Evidence e : c.topologyEvidence(g.name)) {
-            if (evs.size() < Verdict.EVIDENCE && evs.stream().noneMatch(x -> x.at().equals(e.at()))) {
+            if (evs.size() < Conclusion.EVIDENCE && evs.stream().noneMatch(x -> x.at().equals(e.at()))) {
                 evs.add(e);
             }
         }
@@ -157,8 +157,8 @@ final class DependencyRule {
                 default -> null;
             };
             Signal s = r.first.s();
-            if (why != null && evs.size() < Verdict.EVIDENCE && evs.stream().noneMatch(x -> x.at().equals(s.line().where()))) {
-                evs.add(Verdict.ev(s, why));
+            if (why != null && evs.size() < Conclusion.EVIDENCE && evs.stream().noneMatch(x -> x.at().equals(s.line().where()))) {
+                evs.add(Conclusion.ev(s, why));
             }
         }
         return new GroupFinding(g.name, Role.DEPENDENCY.label(), causes, reasons, JobCounts.NONE, evs);

@@ -8,9 +8,9 @@ import java.util.TreeSet;
  * Env drift: errors naming a loopback or default host, or a host that is none of the endpoints;
  * credentials the broker refused; a config guard violation.
  */
-final class DriftRule implements CauseRule {
+final class EnvDriftRule implements CauseRule {
     @Override
-    public void apply(Facts f, Verdict v) {
+    public void apply(Facts f, Conclusion v) {
         List<Targets.Target> drift = new java.util.ArrayList<>();
         List<Targets.Target> announced = new java.util.ArrayList<>();
         String how = null;

@@ -21,7 +21,7 @@ abstract class ErrorsThatStop implements CauseRule {
     }
 
     @Override
-    public final void apply(Facts f, Verdict v) {
+    public final void apply(Facts f, Conclusion v) {
         List<Targets.Target> ts = f.targets.of(categories.toArray(Category[]::new));
         if (ts.isEmpty()) {
             return;
@@ -47,7 +47,7 @@ abstract class ErrorsThatStop implements CauseRule {
      * Cluster node around them, or errors that began mid-run on a Sentinel or Cluster target;
      * null when neither.
      */
-    static String failover(Facts f, Verdict v, Span s) {
+    static String failover(Facts f, Conclusion v, Span s) {
         Signal fo = f.failoverDuring(s);
         if (fo != null) {
             v.evidence(fo, Facts.failoverWhy(fo));
@@ -66,10 +66,10 @@ abstract class ErrorsThatStop implements CauseRule {
     abstract String race(Span s, List<Targets.Target> ts);
 
     /** What errors that go on to the end of the log are. */
-    abstract void neverStop(Facts f, Verdict v, Span s, List<Targets.Target> ts);
+    abstract void neverStop(Facts f, Conclusion v, Span s, List<Targets.Target> ts);
 
     /** The errors never stop and a dependency was killed: that kill, with its evidence. */
-    static void killed(Facts f, Verdict v, String reason) {
+    static void killed(Facts f, Conclusion v, String reason) {
         v.add(Cause.OOM_OR_PROBE_KILL, reason);
         f.context.killEvidence().forEach(v::evidence);
     }

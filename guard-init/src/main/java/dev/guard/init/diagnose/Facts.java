@@ -123,7 +123,7 @@ final class Facts {
     }
 
     /** Adds the first success after these errors as evidence. */
-    void successEvidence(Verdict v, Set<ErrorKey> keys) {
+    void successEvidence(Conclusion v, Set<ErrorKey> keys) {
         Placed after = successAfter(keys);
         if (after != null) {
             v.evidence(after.s(), "first success after the errors: " + describe(after.s()));

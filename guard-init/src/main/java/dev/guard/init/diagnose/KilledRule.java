@@ -6,7 +6,7 @@ import java.util.List;
 /** The group's own container was killed: OOMKilled, exit 137, a failed liveness or startup probe. */
 final class KilledRule implements CauseRule {
     @Override
-    public void apply(Facts f, Verdict v) {
+    public void apply(Facts f, Conclusion v) {
         List<Signal> killed = kills(f.group);
         if (killed.isEmpty()) {
             return;

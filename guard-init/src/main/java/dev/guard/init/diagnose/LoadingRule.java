@@ -18,7 +18,7 @@ final class LoadingRule extends ErrorsThatStop {
     }
 
     @Override
-    void neverStop(Facts f, Verdict v, Span s, List<Targets.Target> ts) {
+    void neverStop(Facts f, Conclusion v, Span s, List<Targets.Target> ts) {
         if (f.context.dependencyKilledMidLoad || f.context.dependencyKilled()) {
             killed(f, v, "LOADING on every attempt, and Redis was killed or restarted mid-load");
         } else {

@@ -14,7 +14,7 @@ final class NoHostRule extends ErrorsThatStop {
     }
 
     @Override
-    void neverStop(Facts f, Verdict v, Span s, List<Targets.Target> ts) {
+    void neverStop(Facts f, Conclusion v, Span s, List<Targets.Target> ts) {
         if (f.context.dependencyKilled()) {
             killed(f, v, "connection errors never stop and the dependency was killed");
         } else {

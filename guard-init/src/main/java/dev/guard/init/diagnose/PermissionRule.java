@@ -5,7 +5,7 @@ import java.util.List;
 /** A write was denied: a volume's owner, a read-only filesystem. */
 final class PermissionRule implements CauseRule {
     @Override
-    public void apply(Facts f, Verdict v) {
+    public void apply(Facts f, Conclusion v) {
         List<Signal> denied = f.group.sample(Signal.Type.PERMISSION);
         if (denied.isEmpty()) {
             return;

@@ -21,7 +21,7 @@ final class Rules {
             Pattern.compile("(?i).*(redis|valkey|keydb|rabbit|amqp|nats|kafka|broker|zookeeper|sentinel).*");
     private static final Pattern WORKER_NAME = Pattern.compile("(?i).*(worker|consumer|processor).*");
     private static final Pattern PRODUCER_NAME = Pattern.compile(".*(backend|producer|api|web|frontend|enqueue).*");
-    private static final List<CauseRule> RULES = List.of(new DriftRule(), new ServiceRule(), new TimeoutRule(),
+    private static final List<CauseRule> RULES = List.of(new EnvDriftRule(), new ServiceRule(), new TimeoutRule(),
             new LoadingRule(), new NoHostRule(), new TopologyRule(), new KilledRule(), new PermissionRule(), new ContractRule());
 
     private Rules() {}
@@ -68,7 +68,7 @@ final class Rules {
             }
             Targets targets = new Targets(g, endpoints);
             Facts facts = new Facts(g, targets, context);
-            Verdict v = new Verdict();
+            Conclusion v = new Conclusion();
             if (g.firstBoot != null && !targets.isEmpty()) {
                 v.evidence(g.firstBoot.s().withDetail(null), "the URL the worker resolved at boot");
             }

@@ -48,7 +48,7 @@ final class ServiceRule extends ErrorsThatStop {
     }
 
     /** Sentinel saw the master down and no failover followed: why nothing took over. */
-    private static String noFailover(Facts f, Verdict v) {
+    private static String noFailover(Facts f, Conclusion v) {
         if (f.context.mastersDown.isEmpty() || !f.context.failovers.isEmpty()) {
             return "";
         }
@@ -69,7 +69,7 @@ final class ServiceRule extends ErrorsThatStop {
     }
 
     @Override
-    void neverStop(Facts f, Verdict v, Span s, List<Targets.Target> ts) {
+    void neverStop(Facts f, Conclusion v, Span s, List<Targets.Target> ts) {
         String t = ts.get(0).label();
         long hang = f.group.retries.hangMs();
         Signal pinned = TopologyRule.pinnedToOldMaster(f, ts);

@@ -14,7 +14,7 @@ final class TimeoutRule extends ErrorsThatStop {
     }
 
     @Override
-    void neverStop(Facts f, Verdict v, Span s, List<Targets.Target> ts) {
+    void neverStop(Facts f, Conclusion v, Span s, List<Targets.Target> ts) {
         v.add(Cause.NETWORK_BLOCKED, s.count + " connect timeouts, on every attempt to the end of the log");
     }
 }

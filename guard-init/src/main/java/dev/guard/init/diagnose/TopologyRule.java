@@ -13,7 +13,7 @@ import java.util.Set;
  */
 final class TopologyRule implements CauseRule {
     @Override
-    public void apply(Facts f, Verdict v) {
+    public void apply(Facts f, Conclusion v) {
         List<Targets.Target> readonly = new ArrayList<>();
         List<Targets.Target> moved = new ArrayList<>();
         for (Targets.Target t : f.targets.of(Category.TOPOLOGY)) {
@@ -26,7 +26,7 @@ final class TopologyRule implements CauseRule {
                         + "(plain client or no cluster mode)");
     }
 
-    private static void judge(Facts f, Verdict v, List<Targets.Target> ts, String what, String pinned) {
+    private static void judge(Facts f, Conclusion v, List<Targets.Target> ts, String what, String pinned) {
         if (ts.isEmpty()) {
             return;
         }
@@ -54,7 +54,7 @@ final class TopologyRule implements CauseRule {
     }
 
     /** A worker that did not follow a failover still lived through one: the master died, and that is to be found too. */
-    static void failoverToo(Verdict v, Signal fo) {
+    static void failoverToo(Conclusion v, Signal fo) {
         if (fo != null) {
             v.add(Cause.FAILOVER, "the master failed over while this worker was pinned to one node ("
                     + Facts.failoverWhy(fo) + ", " + fo.line().where() + "): find why it died, then point the worker "
