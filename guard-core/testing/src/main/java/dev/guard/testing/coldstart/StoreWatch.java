@@ -13,13 +13,17 @@ import java.util.Set;
  * have an outcome yet, and when that last grew), and once at the end for the reconciliation.
  */
 final class StoreWatch {
-  /** Reads while waiting are spaced this far apart: a store is a server, not a local file. */
+  /**
+   * Reads while waiting are spaced at least this far apart, and at least twice as far as the last
+   * read took (a Kafka topic is read with a new consumer): a store is a server, not a local file.
+   */
   private static final Duration POLL_EVERY = Duration.ofMillis(400);
 
   private final OutcomeStore results;
   private final OutcomeStore deadLetters;
   private final Map<String, String> contract;
   private Instant lastReadAt = Instant.EPOCH;
+  private Duration lastReadTook = Duration.ZERO;
   private int covered;
   private Instant lastGrowthAt;
 
@@ -35,7 +39,8 @@ final class StoreWatch {
    */
   int poll(Set<String> enqueued) {
     Instant now = Instant.now();
-    if (Duration.between(lastReadAt, now).compareTo(POLL_EVERY) < 0) {
+    Duration spacing = lastReadTook.multipliedBy(2).compareTo(POLL_EVERY) > 0 ? lastReadTook.multipliedBy(2) : POLL_EVERY;
+    if (Duration.between(lastReadAt, now).compareTo(spacing) < 0) {
       return covered;
     }
     lastReadAt = now;
@@ -49,6 +54,7 @@ final class StoreWatch {
     } catch (Exception e) {
       // read again next time; the final read reports a store that stays unreadable
     }
+    lastReadTook = Duration.between(now, Instant.now());
     return covered;
   }
 
