@@ -46,7 +46,7 @@ final class ColdStartRun {
   private Part backend;
   private Instant workerStartedAt;
   private CompletableFuture<Instant> redisLoaded;
-  /** The broker's start, on its own thread: a Kafka broker takes seconds, and the order goes on meanwhile. */
+  /** The broker's start; on its own thread for a broker that starts slowly (Kafka), and the order goes on meanwhile. */
   private CompletableFuture<Void> brokerStarted;
   private boolean brokerStartTold;
   private StoreWatch stores;
@@ -82,6 +82,7 @@ final class ColdStartRun {
     } finally {
       stoppedAt = Instant.now();
       stopParts();
+      awaitBrokerStart();
       readStores();
       stopServers();
     }
@@ -128,11 +129,11 @@ final class ColdStartRun {
               : "Redis is up, but no LOADING reply was seen: this run has no loading phase");
         }
         case BROKER -> {
-          brokerStarted = CompletableFuture.runAsync(broker::start, runnable -> {
+          brokerStarted = CompletableFuture.runAsync(broker::start, broker.startsSlowly() ? runnable -> {
             Thread t = new Thread(runnable, "coldstart-broker-start");
             t.setDaemon(true);
             t.start();
-          });
+          } : Runnable::run);
           try {
             brokerStarted.get(2, java.util.concurrent.TimeUnit.SECONDS);
           } catch (java.util.concurrent.TimeoutException slow) {
@@ -262,6 +263,21 @@ final class ColdStartRun {
     }
   }
 
+  /**
+   * Lets a broker start still under way end (bounded), before the stores are read (a dead-letter
+   * store on the broker answers only then) and before the stop (a broker JVM half booted would be
+   * left behind).
+   */
+  private void awaitBrokerStart() {
+    if (brokerStarted != null) {
+      try {
+        brokerStarted.get(2, java.util.concurrent.TimeUnit.MINUTES);
+      } catch (Exception e) {
+        // told by tellBrokerStart; the stop ends a start that hangs
+      }
+    }
+  }
+
   /** The stores' final contents, read while the servers are still up. */
   private void readStores() {
     finalResults = stores.readFinal(settings.results, problems);
@@ -271,14 +287,6 @@ final class ColdStartRun {
   private void stopServers() {
     redis.stop();
     if (broker != null) {
-      if (brokerStarted != null) {
-        try {
-          // a start still under way ends before the stop (a broker JVM half booted would be left behind)
-          brokerStarted.get(2, java.util.concurrent.TimeUnit.MINUTES);
-        } catch (Exception e) {
-          // told by tellBrokerStart, or the stop below ends it
-        }
-      }
       broker.stop();
       broker.cleanUp(queue);
     }

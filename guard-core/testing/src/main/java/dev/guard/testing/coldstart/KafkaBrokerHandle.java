@@ -27,6 +27,11 @@ final class KafkaBrokerHandle implements StackServices.BrokerHandle {
   }
 
   @Override
+  public boolean startsSlowly() {
+    return true;
+  }
+
+  @Override
   public void stop() {
     broker.stop();
   }

@@ -102,8 +102,17 @@ public interface StackServices extends AutoCloseable {
     /** The run variable that carries {@link #uri()} ({@link StackContract#AMQP_URL}, {@code NATS_URL}). */
     String variable();
 
-    /** From now on connections reach the broker. */
+    /** From now on connections reach the broker; returns once they do. */
     void start();
+
+    /**
+     * True for a broker whose start takes seconds by nature (a Kafka broker JVM): the run starts it
+     * on its own thread and goes on with the order meanwhile. False (the default): the order waits
+     * for it, as it does for Redis.
+     */
+    default boolean startsSlowly() {
+      return false;
+    }
 
     /** Connections are refused again. */
     void stop();
