@@ -183,7 +183,10 @@ final class ContainerServices implements StackServices {
           .withFixedExposedPort(port, 6379)
           .withCopyFileToContainer(MountableFile.forHostPath(dataset), "/data/dump.rdb")
           .withCommand("redis-server", "--dir", "/data", "--save", "", "--appendonly", "no",
-              "--key-load-delay", "20", "--loading-process-events-interval-bytes", "1024")
+              // 150 us a key: about 3 s of loading for the default 20,000 keys, as the local path's;
+              // at 20 us (0.4 s) two stress CI runs saw the container answer PONG before its first
+              // LOADING reply could be seen (the port forward came up after the load)
+              "--key-load-delay", "150", "--loading-process-events-interval-bytes", "1024")
           .withLogConsumer(frame -> appendLog(frame.getUtf8String()))
           .waitingFor(Wait.forListeningPort());
       container.start();
