@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,10 +25,10 @@ import org.junit.jupiter.api.Test;
  * failsafe gives this JVM DOCKER_HOST and the two Testcontainers settings podman needs): Redis
  * and RabbitMQ in containers, the worker and backend as local processes. The same guarantees as
  * the local path are checked, not assumed: every run saw a real LOADING phase, said so, kept the
- * Redis container's log, and reconciled.
+ * Redis container's log, and reconciled. One run of each path in the default run; the repetitions
+ * under {@code -Pproof}.
  */
 class ContainerColdStartIT {
-  static final int RUNS = 3;
 
   /** The images ContainerServices runs, built here from this machine's packages (no registry), whatever IT ran first. */
   @BeforeAll
@@ -37,7 +38,39 @@ class ContainerColdStartIT {
   }
 
   @Test
-  void redisColdStartsOnContainersSawLoadingAndReconciled() throws Exception {
+  void aRedisColdStartOnContainersSawLoadingAndReconciled() throws Exception {
+    redisOnContainers(1);
+  }
+
+  @Test
+  @Tag("proof")
+  void threeRedisColdStartsOnContainersSawLoadingAndReconciled() throws Exception {
+    redisOnContainers(3);
+  }
+
+  @Test
+  void anAmqpColdStartWithTheBrokerInAContainerReconciled() throws Exception {
+    amqpOnContainers(1);
+  }
+
+  @Test
+  @Tag("proof")
+  void twoAmqpColdStartsWithTheBrokerInAContainerReconciled() throws Exception {
+    amqpOnContainers(2);
+  }
+
+  @Test
+  void aWorkerImageRunsAsAContainerAndReconciles() throws Exception {
+    workerImage(1);
+  }
+
+  @Test
+  @Tag("proof")
+  void aWorkerImageRunsAsAContainerTwiceAndReconciles() throws Exception {
+    workerImage(2);
+  }
+
+  static void redisOnContainers(int runs) throws Exception {
     List<String> events = new ArrayList<>();
     ColdStartListener listener = new ColdStartListener() {
       @Override
@@ -55,24 +88,23 @@ class ContainerColdStartIT {
           .keepLogs(true)
           .listener(listener)
           .build();
-      ColdStartReport report = cs.run(RUNS);
+      ColdStartReport report = cs.run(runs);
       assertTrue(events.stream().anyMatch(e -> e.contains("servers: Testcontainers containers")), "the path is printed: " + events);
-      assertEquals(RUNS, report.runs().size());
+      assertEquals(runs, report.runs().size());
       for (RunReconciliation run : report.runs()) {
         assertTrue(run.passed(), run.render());
         assertTrue(run.figures().redisLoading().isPresent(), "a LOADING phase was measured: " + run.render());
         assertLogKept(run.logs().orElseThrow().resolve("redis.log"));
       }
       long saidLoading = events.stream().filter(e -> e.contains("Redis is up and answered LOADING")).count();
-      assertEquals(RUNS, saidLoading, "each run says it saw LOADING: " + events);
+      assertEquals(runs, saidLoading, "each run says it saw LOADING: " + events);
       System.out.println("[container-coldstart] " + report.reconciledLine());
     } finally {
       System.clearProperty(StackServices.PROPERTY);
     }
   }
 
-  @Test
-  void amqpColdStartsWithTheBrokerInAContainerReconciled() {
+  static void amqpOnContainers(int runs) throws Exception {
     List<String> events = new ArrayList<>();
     System.setProperty(StackServices.PROPERTY, "containers");
     try {
@@ -87,7 +119,8 @@ class ContainerColdStartIT {
             }
           })
           .build();
-      ColdStartReport report = cs.run(2);
+      ColdStartReport report = cs.run(runs);
+      assertEquals(runs, report.runs().size());
       for (RunReconciliation run : report.runs()) {
         assertTrue(run.passed(), run.render());
       }
@@ -103,8 +136,7 @@ class ContainerColdStartIT {
    * wrote as an OCI tarball), on the host's network, beside a local Redis: the harness starts and
    * stops it like a process, reads its output into the run's log, and reconciles by the stores.
    */
-  @Test
-  void aWorkerImageRunsAsAContainerAndReconciles() throws Exception {
+  static void workerImage(int runs) throws Exception {
     dev.guard.testing.Engine.require().load(dev.guard.testing.Checkout.root()
         .resolve("examples/target/guard-examples-image.tar"));
     List<String> events = new ArrayList<>();
@@ -121,14 +153,16 @@ class ContainerColdStartIT {
           }
         })
         .build();
-    ColdStartReport report = cs.run(2);
+    ColdStartReport report = cs.run(runs);
+    assertEquals(runs, report.runs().size());
     for (RunReconciliation run : report.runs()) {
       assertTrue(run.passed(), run.render());
       assertTrue(run.figures().workerWait().isPresent(), "the worker's own readiness line came through its log: "
           + run.render());
     }
     assertTrue(events.stream().anyMatch(e -> e.contains("guard-examples started (container ")), events.toString());
-    assertEquals("reconciled: runs=2 received=200 processed=194 rejected=6 failed=0 missing=0", report.reconciledLine());
+    assertEquals("reconciled: runs=" + runs + " received=" + 100 * runs + " processed=" + 97 * runs + " rejected=" + 3 * runs
+        + " failed=0 missing=0", report.reconciledLine());
     System.out.println("[container-coldstart] worker image: " + report.reconciledLine());
   }
 

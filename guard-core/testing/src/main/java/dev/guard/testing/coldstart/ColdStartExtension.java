@@ -31,6 +31,9 @@ public final class ColdStartExtension implements BeforeEachCallback, ParameterRe
     if (settings.seed() >= 0) {
       builder.seed(settings.seed());
     }
+    if (settings.order().length > 0) {
+      builder.order(settings.order());
+    }
     try {
       settings.configurer().getDeclaredConstructor().newInstance().configure(builder);
     } catch (ReflectiveOperationException e) {

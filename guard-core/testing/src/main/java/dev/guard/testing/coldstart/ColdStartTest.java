@@ -47,6 +47,13 @@ public @interface ColdStartTest {
   /** Seed of the start orders; negative: drawn (and printed). */
   long seed() default -1;
 
+  /**
+   * Start the parts in this order every run instead of a random one (each part of the stack once,
+   * e.g. {@code {WORKER, REDIS, BACKEND}}: the worker before its broker, the race itself); empty:
+   * a random order per run, drawn from the seed.
+   */
+  Component[] order() default {};
+
   /** Extra environment for the worker, {@code NAME=value}; {@code ${REDIS_URL}} etc. are substituted. */
   String[] workerEnv() default {};
 
