@@ -148,6 +148,11 @@ build_nats() {
     'ENTRYPOINT ["/usr/sbin/nats-server"]' 'ENV PATH=/usr/sbin:/usr/bin:/sbin:/bin' 'EXPOSE 4222'
 }
 
+# one build at a time on this machine: test JVMs of several modules (Maven's -T) ask for the same
+# images at once, and a second import of an image under way would race the first
+exec 9>"${TMPDIR:-/tmp}/guard-standins.lock"
+flock 9
+
 targets=("$@"); (( ${#targets[@]} )) || targets=(redis rabbitmq nats)
 for t in "${targets[@]}"; do
   case $t in

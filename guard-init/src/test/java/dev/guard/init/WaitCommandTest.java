@@ -211,30 +211,30 @@ class WaitCommandTest {
     }
 
     /**
-     * guard's one duration rule where a wait reads its deadline: {@code --timeout 5},
-     * {@code GUARD_TIMEOUT=5} and {@code guard.timeout = 5} are five seconds (typesafe-config alone
-     * reads a bare 5 as milliseconds, and the wait gave up after a few). The target refuses, so
+     * guard's one duration rule where a wait reads its deadline: {@code --timeout 2},
+     * {@code GUARD_TIMEOUT=2} and {@code guard.timeout = 2} are two seconds (typesafe-config alone
+     * reads a bare 2 as milliseconds, and the wait gave up at once). The target refuses, so
      * the wait runs to its deadline: only a lower bound on the time is asserted.
      */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"--timeout 5", "GUARD_TIMEOUT=5", "guard.timeout = 5"})
+    @ValueSource(strings = {"--timeout 2", "GUARD_TIMEOUT=2", "guard.timeout = 2"})
     void aBareNumberIsSecondsWhereverTheDeadlineComesFrom(String where, @TempDir Path dir) throws Exception {
         String target = "tcp://127.0.0.1:" + closedPort();
         Map<String, String> env = new java.util.HashMap<>();
         List<String> args = new java.util.ArrayList<>(List.of("wait", target, "--attempt-timeout", "1", "--json"));
         String origin;
         switch (where) {
-            case "--timeout 5" -> {
-                args.addAll(List.of("--timeout", "5"));
+            case "--timeout 2" -> {
+                args.addAll(List.of("--timeout", "2"));
                 origin = "--timeout";
             }
-            case "GUARD_TIMEOUT=5" -> {
-                env.put("GUARD_TIMEOUT", "5");
+            case "GUARD_TIMEOUT=2" -> {
+                env.put("GUARD_TIMEOUT", "2");
                 origin = "env GUARD_TIMEOUT";
             }
             default -> {
                 Path conf = dir.resolve("guard.conf");
-                Files.writeString(conf, "guard {\n  timeout = 5\n}\n");
+                Files.writeString(conf, "guard {\n  timeout = 2\n}\n");
                 args.addAll(List.of("--config", conf.toString()));
                 origin = "guard.timeout in " + conf + ":2";
             }
@@ -242,8 +242,8 @@ class WaitCommandTest {
         Cli.Result r = Cli.run(env, args.toArray(String[]::new));
         assertEquals(ExitCodes.UNAVAILABLE, r.code(), r.toString());
         JsonNode json = new ObjectMapper().readTree(r.out());
-        assertEquals(5000, json.path("deadlineMs").asLong(), r.toString());
-        assertTrue(json.path("elapsedMs").asLong() >= 4000, "the wait gave up before its 5 s deadline: " + r);
+        assertEquals(2000, json.path("deadlineMs").asLong(), r.toString());
+        assertTrue(json.path("elapsedMs").asLong() >= 1500, "the wait gave up before its 2 s deadline: " + r);
         assertEquals(origin, json.path("settings").path("deadlineFrom").asText(), r.toString());
         assertEquals(1000, json.path("settings").path("attemptTimeoutMs").asLong(), "--attempt-timeout 1 is one second: " + r);
     }

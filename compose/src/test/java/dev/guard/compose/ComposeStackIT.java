@@ -1,4 +1,4 @@
-package dev.guard.examples.stack;
+package dev.guard.compose;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
