@@ -68,6 +68,11 @@ final class AmqpTransport implements Transport {
     }
 
     @Override
+    public boolean pendingCountsHeld() {
+        return false;
+    }
+
+    @Override
     public Set<String> dead(String prefix) throws Exception {
         Set<String> ids = new HashSet<>();
         for (GetResponse r; (r = channel.basicGet(prefix + ":dead", false)) != null; ) {

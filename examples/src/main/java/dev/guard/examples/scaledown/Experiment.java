@@ -290,7 +290,11 @@ public final class Experiment {
             return n;
         }
 
-        /** Waits until nothing is queued or in flight and the sink has not changed for SETTLE; returns the last change. */
+        /**
+         * Waits until nothing is queued or in flight and the sink has not changed for SETTLE, or, where
+         * the transport counts held jobs as pending, until every id is in the sink and nothing is
+         * pending (no job is left to run, again or at all); returns the last change.
+         */
         private long settle() throws Exception {
             long lastCount = -1;
             long lastChange = System.nanoTime();
@@ -304,7 +308,8 @@ public final class Experiment {
                         lastChange = now;
                     }
                     lastCount = count;
-                } else if (now - lastChange > SETTLE.toNanos()) {
+                } else if (now - lastChange > SETTLE.toNanos()
+                        || (count >= config.jobs() && transport.pendingCountsHeld())) {
                     return lastChange;
                 }
                 Thread.sleep(50);

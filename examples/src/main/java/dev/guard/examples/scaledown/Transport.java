@@ -42,6 +42,16 @@ public interface Transport extends AutoCloseable {
     /** Jobs queued or held by a worker (unacked, uncommitted, in a processing list). */
     long pending(String prefix) throws Exception;
 
+    /**
+     * Whether {@link #pending} counts the jobs workers hold as well as the queued ones. Where it does,
+     * a run with every id in the sink and nothing pending is over (nothing left can run again); where
+     * it does not (AMQP's passive declare counts ready messages only), the run is over once the sink
+     * has not moved for {@code Experiment.SETTLE}.
+     */
+    default boolean pendingCountsHeld() {
+        return true;
+    }
+
     /** The ids in the dead-letter place. */
     Set<String> dead(String prefix) throws Exception;
 
