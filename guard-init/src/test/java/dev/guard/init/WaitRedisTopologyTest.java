@@ -48,7 +48,11 @@ class WaitRedisTopologyTest {
     void sentinelAnnouncingLoopbackExits78AtOnceNamingWhatItAnnounced() {
         String outside = LocalAddress.nonLoopback();
         try (RedisSentinelSet set = RedisSentinelSet.builder().alsoBind(outside).build().start()) {
-            Cli.Result r = Cli.run(Map.of(), "wait", set.uri(outside), "--timeout", WaitCommandTest.READY_DEADLINE);
+            // attempts of 10 s, not 2: on a loaded machine (the build's other module beside this one) the
+            // just-started sentinels once let a 2 s first attempt time out, and the captured log then
+            // held a connect timeout that diagnose read as a second cause
+            Cli.Result r = Cli.run(Map.of(), "wait", set.uri(outside), "--timeout", WaitCommandTest.READY_DEADLINE,
+                    "--attempt-timeout", "10s");
             assertEquals(ExitCodes.CONFIG, r.code(), r.toString());
             String all = r.out() + r.err();
             assertTrue(all.contains("announced"), all);
@@ -71,7 +75,8 @@ class WaitRedisTopologyTest {
             JsonNode t = JSON.readTree(ok.out()).get("targets").get(0);
             assertEquals("redis-cluster", t.get("kind").asText());
             assertEquals(6, t.get("nodes").size(), t.toString());
-            Cli.Result trap = Cli.run(Map.of(), "wait", cluster.uri(outside), "--timeout", WaitCommandTest.READY_DEADLINE);
+            Cli.Result trap = Cli.run(Map.of(), "wait", cluster.uri(outside), "--timeout", WaitCommandTest.READY_DEADLINE,
+                    "--attempt-timeout", "10s"); // as above
             assertEquals(ExitCodes.CONFIG, trap.code(), trap.toString());
             assertTrue((trap.out() + trap.err()).contains("announces its nodes at 127.0.0.1:"), trap.toString());
             Diagnosis d = Diagnoser.builder().endpoint(outside + ":" + cluster.nodes().get(0).port()).build()

@@ -29,21 +29,28 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(NoLeakedProcesses.class)
 abstract class BrokerScaleDownTest {
     private final Transport.Kind broker;
+    private final List<Mode> modes;
+    private final int jobs;
+    private final int workers;
+    private final int events;
 
+    /** Every mode: 400 jobs, 3 workers, 2 scale-downs of 1. */
     BrokerScaleDownTest(Transport.Kind broker) {
-        this.broker = broker;
+        this(broker, List.of(Mode.values()), 400, 3, 2);
     }
 
-    /*
-     * Kafka is not here: its rows take a session timeout or a rebalance each, and beside two CPU hogs
-     * the KRaft broker stopped answering (admin calls timed out) within the test's 10 minutes. Its
-     * rows are the Experiment command's (examples/README.md); KafkaQueueTest covers the source in the suite.
-     */
+    BrokerScaleDownTest(Transport.Kind broker, List<Mode> modes, int jobs, int workers, int events) {
+        this.broker = broker;
+        this.modes = modes;
+        this.jobs = jobs;
+        this.workers = workers;
+        this.events = events;
+    }
+
     @Test
     void ackAfterTheJobLosesNothingToScaleDownOrSigkill() throws Exception {
-        List<Mode> modes = List.of(Mode.values());
         try (RedisServer sink = RedisServer.builder().build().start()) {
-            ExperimentConfig config = ExperimentConfig.builder().jobs(400).workers(3).events(2).perEvent(1)
+            ExperimentConfig config = ExperimentConfig.builder().jobs(jobs).workers(workers).events(events).perEvent(1)
                     .brokers(List.of(broker)).modes(modes).redisUri(sink.uri()).keepKeys(true)
                     .workDir(System.getProperty("guard.build.dir", "target") + "/scaledown-" + broker.arg()).build();
             ByteArrayOutputStream progress = new ByteArrayOutputStream();
