@@ -259,8 +259,8 @@ public final class ColdStart {
     }
 
     /**
-     * A run stops when the worker, once it has printed its first line, shows no new outcome for
-     * this long after the backend finished (default 5 s).
+     * A run stops when the worker, once it has printed its first line, shows no new outcome and
+     * prints no line for this long after the backend finished (default 5 s).
      */
     public Builder quietPeriod(Duration value) {
       this.quietPeriod = Objects.requireNonNull(value);

@@ -222,9 +222,11 @@ final class ColdStartRun {
       }
       if (backendDoneAt != null) {
         // quiet = the worker is running and says nothing: a JVM still booting on a busy machine
-        // is not quiet yet, so the period counts from its first line at the earliest (a worker
-        // that never prints ends the run at the run timeout instead)
-        Instant since = latest(backendDoneAt, lastOutcomeAt(), output.workerFirstLineAt());
+        // is not quiet yet, so the period counts from its latest line at the earliest; a worker
+        // whose readiness wait ended after the producer finished is not quiet either (a Kafka
+        // worker ready 29.7 s in was stopped here 5 s after the producer, before its group
+        // join); a worker that never prints ends the run at the run timeout instead
+        Instant since = latest(backendDoneAt, lastOutcomeAt(), output.workerLastLineAt());
         boolean workerShowedLife = output.workerFirstLineAt() != null || stores.lastGrowthAt() != null;
         if (workerShowedLife && Duration.between(since, Instant.now()).compareTo(settings.quietPeriod) > 0) {
           listener.event(run, "no new outcome for " + RunReconciliation.seconds(settings.quietPeriod)

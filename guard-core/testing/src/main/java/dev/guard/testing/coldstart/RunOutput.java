@@ -19,6 +19,7 @@ final class RunOutput {
   private final LineTail backend;
   private final Set<String> withOutcome = new HashSet<>();
   private Instant workerFirstLineAt;
+  private Instant workerLastLineAt;
   private Instant lastOutcomeAt;
 
   RunOutput(int run, String workerName, RunDirectory dir, ColdStartListener listener) {
@@ -33,8 +34,11 @@ final class RunOutput {
   void poll() {
     forward(backend, "backend");
     List<String> lines = forward(worker, workerName);
-    if (workerFirstLineAt == null && !lines.isEmpty()) {
-      workerFirstLineAt = Instant.now();
+    if (!lines.isEmpty()) {
+      workerLastLineAt = Instant.now();
+      if (workerFirstLineAt == null) {
+        workerFirstLineAt = workerLastLineAt;
+      }
     }
     boolean any = false;
     for (String line : lines) {
@@ -67,6 +71,14 @@ final class RunOutput {
   /** When the worker's first line was read; null before. */
   Instant workerFirstLineAt() {
     return workerFirstLineAt;
+  }
+
+  /**
+   * When the worker's latest line was read; null before the first. A worker still saying what it
+   * waits for (a readiness attempt, a group join) is not quiet.
+   */
+  Instant workerLastLineAt() {
+    return workerLastLineAt;
   }
 
   /** When the last new outcome line was read; null before the first. */
