@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * opens a connection or looks up a name.
  *
  * <p>Exception messages name the entry and what is wrong with it, and never carry a password:
- * the offending value is masked with {@link Redaction#maskText(String)}.
+ * the offending value is masked with {@link Redaction#maskSettingValue(String)}, and a
+ * fragment (a port, a host) is quoted only from the part after the user info.
  */
 public final class Endpoints {
 
@@ -51,7 +52,7 @@ public final class Endpoints {
                 out.addAll(parseUrl(c, all, entry));
                 continue;
             }
-            for (String item : c.split(",", -1)) {
+            for (String item : bareItems(c)) {
                 entry++;
                 String i = item.trim();
                 if (i.isEmpty()) {
@@ -61,6 +62,54 @@ public final class Endpoints {
             }
         }
         return List.copyOf(out);
+    }
+
+    private static final Pattern HOST_PORT_ITEM = Pattern.compile("\\s*(?:\\[[0-9A-Fa-f:.%\\w]+]|[A-Za-z0-9_.\\-]+)(?::\\d+)?\\s*");
+
+    /**
+     * The comma-separated entries of a value without a scheme. A comma inside a raw password
+     * ({@code guest:ab,cd@rabbit:5672}, {@code guest:a@b,c@rabbit}) does not end an entry: an entry
+     * whose part after its last '@' (or whole, without one) is not {@code host[:port]} is joined to
+     * the next while an '@' follows, so no part of a password is parsed (and quoted) as a host or a
+     * port.
+     */
+    /**
+     * The entries of a comma-separated list of endpoints without a scheme, as {@link #parse} splits
+     * it: a comma inside a raw password does not end an entry (see below).
+     */
+    public static List<String> entries(String value) {
+        return bareItems(value);
+    }
+
+    private static List<String> bareItems(String c) {
+        String[] parts = c.split(",", -1);
+        List<String> items = new ArrayList<>();
+        StringBuilder pending = null;
+        for (int i = 0; i < parts.length; i++) {
+            String part = parts[i];
+            if (pending != null) {
+                pending.append(',').append(part);
+                if (part.indexOf('@') >= 0) {
+                    items.add(pending.toString());
+                    pending = null;
+                }
+                continue;
+            }
+            boolean atLater = false;
+            for (int j = i + 1; j < parts.length && !atLater; j++) {
+                atLater = parts[j].indexOf('@') >= 0;
+            }
+            String hostSide = part.substring(part.lastIndexOf('@') + 1);
+            if (atLater && !part.isBlank() && !HOST_PORT_ITEM.matcher(hostSide).matches()) {
+                pending = new StringBuilder(part);
+            } else {
+                items.add(part);
+            }
+        }
+        if (pending != null) {
+            items.add(pending.toString());
+        }
+        return items;
     }
 
     /** True when {@code value} starts with a syntactically valid {@code scheme://}. */
@@ -81,7 +130,7 @@ public final class Endpoints {
             return e;
         }
         if (defaultPort < 0) {
-            throw new IllegalArgumentException("'" + Redaction.maskText(text.trim()) + "' has no port (expected host:port)");
+            throw new IllegalArgumentException("'" + Redaction.maskSettingValue(text.trim()) + "' has no port (expected host:port)");
         }
         return new Endpoint(e.scheme(), e.user(), e.password(), e.host(), defaultPort, false, e.rest());
     }
@@ -92,25 +141,25 @@ public final class Endpoints {
             throw new IllegalArgumentException("empty host list (expected host:port[,host:port])");
         }
         List<Endpoint> out = new ArrayList<>();
-        String[] items = text.split(",", -1);
-        for (int i = 0; i < items.length; i++) {
-            if (items[i].isBlank()) {
+        List<String> items = bareItems(text);
+        for (int i = 0; i < items.size(); i++) {
+            if (items.get(i).isBlank()) {
                 throw stray(text.trim(), i + 1);
             }
-            out.add(parseHostPort(items[i], defaultPort));
+            out.add(parseHostPort(items.get(i), defaultPort));
         }
         return List.copyOf(out);
     }
 
     private static IllegalArgumentException stray(String all, int entry) {
-        return new IllegalArgumentException("entry " + entry + " of '" + Redaction.maskText(all) + "' is empty (stray comma?)");
+        return new IllegalArgumentException("entry " + entry + " of '" + Redaction.maskSettingValue(all) + "' is empty (stray comma?)");
     }
 
     private static List<Endpoint> parseUrl(String written, String all, int entry) {
         // kafka://b1:9092, b2:9092: white space after a comma of the host list is no fault
         String url = written.replaceAll(",\\s+", ",");
         int sep = url.indexOf("://");
-        String shown = Redaction.maskText(url);
+        String shown = Redaction.maskSettingValue(url);
         if (url.chars().anyMatch(Character::isWhitespace)) {
             throw new IllegalArgumentException("'" + shown + "' contains whitespace");
         }
@@ -124,9 +173,9 @@ public final class Endpoints {
         String after = url.substring(sep + 3);
         int end = indexOfAny(after, "/?#");
         int lastAt = after.lastIndexOf('@');
-        if (end >= 0 && lastAt > end && looksLikeRawUserInfo(after.substring(end, lastAt), after.substring(lastAt + 1))) {
-            throw new IllegalArgumentException("the user info of '" + shown + "' holds a raw '/', '?' or '#' (in the password?):"
-                    + " percent-encode them as %2F, %3F and %23, or every client will read a wrong host");
+        boolean atLater = end >= 0 && lastAt > end;
+        if (atLater && looksLikeRawUserInfo(scheme, after.substring(end, lastAt), after.substring(lastAt + 1))) {
+            throw rawUserInfo(shown);
         }
         String authority = end >= 0 ? after.substring(0, end) : after;
         String rest = end >= 0 ? after.substring(end) : "";
@@ -146,7 +195,13 @@ public final class Endpoints {
             if (hosts[i].isEmpty()) {
                 throw i == hosts.length - 1 && hosts.length > 1 ? stray(all, entry + i) : new IllegalArgumentException("no host in '" + shown + "'");
             }
-            HostAndPort hp = hostAndPort(hosts[i], shown, true);
+            HostAndPort hp;
+            try {
+                hp = hostAndPort(hosts[i], shown, true);
+            } catch (IllegalArgumentException e) {
+                // ://user:pa/ss/x@host: what was cut off as the authority is the user info and part of a raw password
+                throw atLater ? rawUserInfo(shown) : e;
+            }
             out.add(new Endpoint(scheme, user, password, hp.host, hp.port > 0 ? hp.port : defaultPort, hp.port > 0, rest));
         }
         return out;
@@ -154,15 +209,27 @@ public final class Endpoints {
 
     private static final Pattern HOST_THEN_REST = Pattern.compile("(?:\\[[0-9A-Fa-f:.]+]|[A-Za-z0-9_.\\-]+)(?::\\d*)?(?:[/?#].*)?");
 
-    /** {@code ://u:p/ss@host/db}: the part before the last '@' has a '/', '?' or '#' but is no path or query. */
-    private static boolean looksLikeRawUserInfo(String between, String tail) {
-        return between.indexOf('=') < 0 && between.indexOf('&') < 0 && between.indexOf('/', 1) < 0
-                && HOST_THEN_REST.matcher(tail).matches();
+    /**
+     * {@code ://u:p/ss@host/db}: the part before the last '@' has a '/', '?' or '#' and the part after
+     * it is a host. The path or query of a broker's or database's URL never holds an '@', so for
+     * every scheme but HTTP's that is user info; an HTTP URL's path may ({@code /npm/pkg@1.2.3}, a
+     * query's {@code ?to=a@b.io}), so there only a single segment with no query pairs counts.
+     */
+    private static boolean looksLikeRawUserInfo(String scheme, String between, String tail) {
+        if (!HOST_THEN_REST.matcher(tail).matches()) {
+            return false;
+        }
+        boolean http = scheme.equals("http") || scheme.equals("https") || scheme.equals("ws") || scheme.equals("wss");
+        return !http || (between.indexOf('=') < 0 && between.indexOf('&') < 0 && between.indexOf('/', 1) < 0);
+    }
+
+    private static IllegalArgumentException rawUserInfo(String shown) {
+        return new IllegalArgumentException("the user info of '" + shown + "' holds a raw '/', '?' or '#' (in the password?):"
+                + " percent-encode them as %2F, %3F and %23, or every client will read a wrong host");
     }
 
     private static Endpoint parseBare(String item) {
-        int at = item.lastIndexOf('@');
-        String shown = at >= 0 ? maskBareUserInfo(item, at) : Redaction.maskText(item);
+        String shown = Redaction.maskSettingValue(item);
         if (item.chars().anyMatch(Character::isWhitespace)) {
             throw new IllegalArgumentException("'" + shown + "' contains whitespace");
         }
@@ -245,12 +312,6 @@ public final class Endpoints {
             port = (int) p;
         }
         return new HostAndPort(host, port);
-    }
-
-    private static String maskBareUserInfo(String item, int at) {
-        String userInfo = item.substring(0, at);
-        int colon = userInfo.indexOf(':');
-        return (colon >= 0 ? userInfo.substring(0, colon) + ":" : "") + Redaction.MASK + item.substring(at);
     }
 
     private static int indexOfAny(String s, String chars) {

@@ -11,7 +11,7 @@ final class ConfigProbe implements Probe {
 
     ConfigProbe(String kind, String target, String problem) {
         this.kind = kind;
-        this.target = Redaction.maskText(target);
+        this.target = Redaction.maskSettingValue(target);
         this.problem = Redaction.maskText(problem);
     }
 

@@ -29,7 +29,7 @@ public record ProbeResult(String kind, String target, ProbeState state, String d
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(state, "state");
         Objects.requireNonNull(elapsed, "elapsed");
-        target = Redaction.maskText(target);
+        target = Redaction.maskSettingValue(target);
         detail = detail == null ? "" : Redaction.maskText(detail);
         cause = cause == null ? "" : Redaction.maskText(cause);
         nodes = nodes == null ? List.of() : List.copyOf(nodes);
@@ -63,7 +63,7 @@ public record ProbeResult(String kind, String target, ProbeState state, String d
             Objects.requireNonNull(role, "role");
             Objects.requireNonNull(address, "address");
             Objects.requireNonNull(state, "state");
-            address = Redaction.maskText(address);
+            address = Redaction.maskSettingValue(address);
             detail = detail == null ? "" : Redaction.maskText(detail);
         }
 

@@ -58,12 +58,21 @@ public final class Probes {
         int sep = trimmed.indexOf("://");
         String scheme = sep <= 0 ? "" : trimmed.substring(0, sep).toLowerCase(Locale.ROOT);
         String kind = kindOf(scheme);
-        String shown = Redaction.maskText(trimmed);
+        String shown = Redaction.maskSettingValue(trimmed);
         if (kind == null) {
             List<String> near = Scheme.nearMisses(scheme).stream().filter(n -> kindOf(n) != null).toList();
             return new ConfigProbe(sep <= 0 ? "unknown" : scheme, trimmed, "unknown scheme in '" + shown
                     + "': expected one of " + String.join(", ", Scheme.probedNames())
                     + (near.isEmpty() ? "" : "; did you mean " + String.join(" or ", near) + "?") + " (e.g. redis://redis:6379)");
+        }
+        if (!kind.equals("http") && trimmed.indexOf('@') >= 0) {
+            // user info is parsed before the query and the fragment are cut off below: a raw '?' or '#' in a password
+            // must be named as such, never split into a "host" or "port" that a message would quote
+            try {
+                Endpoints.parse(trimmed);
+            } catch (IllegalArgumentException e) {
+                return new ConfigProbe(scheme, trimmed, "malformed " + kind + " target '" + shown + "': " + e.getMessage());
+            }
         }
         try {
             if (kind.equals("http")) {

@@ -3,6 +3,7 @@ package dev.guard.spring;
 import dev.guard.config.PropertyLookup;
 import dev.guard.config.SettingType;
 import dev.guard.config.Setting;
+import dev.guard.endpoint.Endpoints;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -129,18 +130,24 @@ final class SpringBrokers {
         String vhost = p.get("virtual-host", null);
         String addresses = p.get("addresses", null);
         String hostPort;
+        String credentials = credentials(user, password);
         if (addresses != null) {
-            String first = addresses.split(",")[0].trim();
+            String first = Endpoints.entries(addresses).get(0).trim();
             if (first.contains("://")) {
                 String u = first.replaceFirst("^amqps?://", first.startsWith("amqps") || ssl ? "amqps://" : "amqp://");
                 return p.broker("rabbitmq", SettingType.URL, u, u + query);
+            }
+            int at = first.lastIndexOf('@');
+            if (at >= 0) { // user:pass@host:port, which Spring's addresses allow: its own credentials win
+                credentials = first.substring(0, at + 1);
+                first = first.substring(at + 1);
             }
             hostPort = first.contains(":") ? first : first + ":" + (ssl ? 5671 : 5672);
         } else {
             hostPort = p.get("host", "localhost") + ":" + p.get("port", ssl ? "5671" : "5672");
         }
         String path = vhost == null || vhost.equals("/") ? "" : "/" + URLEncoder.encode(vhost, StandardCharsets.UTF_8);
-        String u = (ssl ? "amqps://" : "amqp://") + credentials(user, password) + hostPort + path;
+        String u = (ssl ? "amqps://" : "amqp://") + credentials + hostPort + path;
         return p.broker("rabbitmq", SettingType.URL, u, u + query);
     }
 

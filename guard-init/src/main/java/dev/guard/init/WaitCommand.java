@@ -102,7 +102,7 @@ final class WaitCommand implements Callable<Integer> {
             out.println("guard-init wait: " + resolved.size() + (resolved.size() == 1 ? " target" : " targets")
                     + " (from " + resolved.get(0).origin() + "), deadline " + seconds(deadline.value()) + " (from "
                     + deadline.origin() + "), attempt timeout " + seconds(attempt.value()) + ": "
-                    + resolved.stream().map(t -> Redaction.maskText(t.value())).collect(Collectors.joining(" ")));
+                    + resolved.stream().map(t -> Redaction.maskSettingValue(t.value())).collect(Collectors.joining(" ")));
             out.flush();
         }
         ReadinessGate.Builder b = ReadinessGate.builder()

@@ -258,7 +258,7 @@ public final class Guard {
             throw new GuardStopped("config", e.exitCode(), e.getMessage(), e);
         }
         LOG.info("guard: {} waits up to {} ms for {}", spec.consumer(), deadline.toMillis(),
-                targets.stream().map(Redaction::maskText).toList());
+                targets.stream().map(Redaction::maskSettingValue).toList());
         ReadinessGate.Builder b = ReadinessGate.builder().deadline(deadline).attemptTimeout(attempt)
                 .listener((previous, current) -> {
                     LOG.info("guard: {}", current.stateLine());

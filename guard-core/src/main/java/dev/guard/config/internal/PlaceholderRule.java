@@ -16,7 +16,8 @@ public final class PlaceholderRule {
 
     /** Reports a whole value that is a placeholder; true when it did (no other rule applies then). */
     public static boolean whole(Subject s, Consumer<Violation> out) {
-        String placeholder = Placeholders.describe(s.value());
+        // described from the masked value: a placeholder inside a URL's password is reported by parts(), never quoted
+        String placeholder = Placeholders.describe(Redaction.maskSettingValue(s.value()));
         if (placeholder == null && s.secret() && Placeholders.isGenericSecret(s.value())) {
             placeholder = "the word itself";
         }

@@ -17,7 +17,7 @@ public final class Wording {
         if (value == null) {
             return null;
         }
-        return secret ? Redaction.MASK : Redaction.maskText(value);
+        return secret ? Redaction.MASK : Redaction.maskSettingValue(value);
     }
 
     /**

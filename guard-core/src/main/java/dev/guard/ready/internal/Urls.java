@@ -20,7 +20,7 @@ public final class Urls {
     public static Endpoint single(String url, String what, List<String> schemes, String form) {
         List<Endpoint> all = all(url, what, schemes, form);
         if (all.size() != 1) {
-            throw new IllegalArgumentException(what + " URL '" + Redaction.maskText(url) + "' names " + all.size()
+            throw new IllegalArgumentException(what + " URL '" + Redaction.maskSettingValue(url) + "' names " + all.size()
                     + " hosts; expected one (" + form + ")");
         }
         return all.get(0);
@@ -32,15 +32,15 @@ public final class Urls {
         try {
             all = Endpoints.parse(url);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("malformed " + what + " URL '" + Redaction.maskText(url) + "': " + e.getMessage());
+            throw new IllegalArgumentException("malformed " + what + " URL '" + Redaction.maskSettingValue(url) + "': " + e.getMessage());
         }
         for (Endpoint e : all) {
             if (e.scheme() == null || !schemes.contains(e.scheme())) {
-                throw new IllegalArgumentException(what + " URL '" + Redaction.maskText(url) + "' must start with "
+                throw new IllegalArgumentException(what + " URL '" + Redaction.maskSettingValue(url) + "' must start with "
                         + String.join(" or ", schemes.stream().map(s -> s + "://").toList()));
             }
             if (e.host().isEmpty()) {
-                throw new IllegalArgumentException(what + " URL '" + Redaction.maskText(url) + "' has no host (expected " + form + ")");
+                throw new IllegalArgumentException(what + " URL '" + Redaction.maskSettingValue(url) + "' has no host (expected " + form + ")");
             }
         }
         return all;

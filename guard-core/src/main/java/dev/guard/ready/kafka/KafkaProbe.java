@@ -96,7 +96,7 @@ public final class KafkaProbe extends ClientBoundProbe {
                 this.bootstrap = Endpoints.parseHostPorts(bootstrapServers, -1);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("malformed Kafka bootstrap servers '"
-                        + Redaction.maskText(bootstrapServers) + "': " + e.getMessage());
+                        + Redaction.maskSettingValue(bootstrapServers) + "': " + e.getMessage());
             }
             Clients.require(CLIENT_CLASS, ARTIFACT, "kafka://");
             return new KafkaProbe(this);

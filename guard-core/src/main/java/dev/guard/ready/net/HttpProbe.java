@@ -28,7 +28,7 @@ public final class HttpProbe implements Probe {
 
     HttpProbe(URI uri) {
         this.uri = uri;
-        this.target = Redaction.maskText(uri.toString());
+        this.target = Redaction.maskSettingValue(uri.toString());
     }
 
     /** @throws IllegalArgumentException not an absolute http(s) URL */
@@ -37,15 +37,15 @@ public final class HttpProbe implements Probe {
         try {
             u = new URI(url);
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("malformed HTTP URL '" + Redaction.maskText(url) + "': "
+            throw new IllegalArgumentException("malformed HTTP URL '" + Redaction.maskSettingValue(url) + "': "
                     + Redaction.maskText(e.getReason()));
         }
         String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https")) {
-            throw new IllegalArgumentException("HTTP URL '" + Redaction.maskText(url) + "' must start with http:// or https://");
+            throw new IllegalArgumentException("HTTP URL '" + Redaction.maskSettingValue(url) + "' must start with http:// or https://");
         }
         if (u.getHost() == null) {
-            throw new IllegalArgumentException("HTTP URL '" + Redaction.maskText(url) + "' has no host");
+            throw new IllegalArgumentException("HTTP URL '" + Redaction.maskSettingValue(url) + "' has no host");
         }
         return new HttpProbe(u);
     }

@@ -62,7 +62,7 @@ public final class RedisClusterProbe extends ClientBoundProbe {
             List<Endpoint> hosts = Urls.all(uri, "Redis Cluster", List.of("redis", "rediss"), FORM);
             String path = hosts.get(0).path();
             if (path.length() > 1 && !path.equals("/0")) {
-                throw new IllegalArgumentException("Redis Cluster URL '" + Redaction.maskText(uri) + "' selects database '"
+                throw new IllegalArgumentException("Redis Cluster URL '" + Redaction.maskSettingValue(uri) + "' selects database '"
                         + path.substring(1) + "': a cluster has only database 0");
             }
             Clients.require(RedisProbe.CLIENT_CLASS, RedisProbe.ARTIFACT, "redis://...?cluster=true");

@@ -72,8 +72,16 @@ public final class RedisProbe extends ClientBoundProbe {
             Endpoint e = Urls.single(uri, "Redis", List.of("redis", "rediss"), "redis://[user:password@]host[:port][/db]");
             String path = e.path();
             if (path.length() > 1 && !path.substring(1).matches("[0-9]+")) {
-                throw new IllegalArgumentException("Redis URL '" + Redaction.maskText(uri)
+                throw new IllegalArgumentException("Redis URL '" + Redaction.maskSettingValue(uri)
                         + "': database '" + path.substring(1) + "' is not a number");
+            }
+            try {
+                java.net.URI.create(uri); // what lettuce's RedisURI.create parses it with
+            } catch (IllegalArgumentException bad) {
+                String reason = bad.getCause() instanceof java.net.URISyntaxException u ? u.getReason() : "not a URI";
+                throw new IllegalArgumentException("Redis URL '" + Redaction.maskSettingValue(uri) + "' is not a URI lettuce can read ("
+                        + reason + "): a space, quote, '[', ']' or a '%' not followed by two hex digits in the password must be"
+                        + " percent-encoded (%20, %22, %5B, %5D, %25)");
             }
             Clients.require(CLIENT_CLASS, ARTIFACT, "redis:// and rediss://");
             this.target = (e.scheme().equals("rediss") ? "rediss://" : "") + e.hostPort() + (path.length() > 1 ? path : "");

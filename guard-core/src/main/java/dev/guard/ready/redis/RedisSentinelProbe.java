@@ -68,13 +68,13 @@ public final class RedisSentinelProbe extends ClientBoundProbe {
             List<Endpoint> sentinels = Urls.all(uri, "Redis Sentinel", List.of("redis-sentinel", "rediss-sentinel"), FORM);
             String path = sentinels.get(0).path();
             if (path.length() > 1 && !path.substring(1).matches("[0-9]+")) {
-                throw new IllegalArgumentException("Redis Sentinel URL '" + Redaction.maskText(uri)
+                throw new IllegalArgumentException("Redis Sentinel URL '" + Redaction.maskSettingValue(uri)
                         + "': database '" + path.substring(1) + "' is not a number");
             }
             int hash = uri.indexOf('#');
             String name = hash < 0 ? "" : uri.substring(hash + 1);
             if (name.isBlank()) {
-                throw new IllegalArgumentException("Redis Sentinel URL '" + Redaction.maskText(uri)
+                throw new IllegalArgumentException("Redis Sentinel URL '" + Redaction.maskSettingValue(uri)
                         + "' names no master: add '#' and the name the sentinels monitor it by (" + FORM + ")");
             }
             Clients.require(RedisProbe.CLIENT_CLASS, RedisProbe.ARTIFACT, "redis-sentinel://");

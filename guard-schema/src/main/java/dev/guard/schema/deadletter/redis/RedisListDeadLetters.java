@@ -99,7 +99,7 @@ public final class RedisListDeadLetters implements DeadLetterSink, AutoCloseable
         Objects.requireNonNull(timeout, "timeout");
         requireKey(listKey);
         return new RedisListDeadLetters(null, redisUri, timeout, listKey,
-                "redis list '" + listKey + "' at " + Redaction.maskText(redisUri));
+                "redis list '" + listKey + "' at " + Redaction.maskSettingValue(redisUri));
     }
 
     private synchronized StatefulRedisConnection<String, String> connection() {
@@ -116,7 +116,7 @@ public final class RedisListDeadLetters implements DeadLetterSink, AutoCloseable
     }
 
     private static Owned open(String redisUri, String listKey, Duration timeout) {
-        String masked = Redaction.maskText(redisUri);
+        String masked = Redaction.maskSettingValue(redisUri);
         RedisClient client = null;
         // the JDK resolver, not lettuce's default netty DNS client: that one keeps an address for its
         // DNS TTL, so after a Redis container restart (new address in a Compose network) every
