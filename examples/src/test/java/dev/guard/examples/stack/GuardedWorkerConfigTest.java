@@ -57,8 +57,10 @@ class GuardedWorkerConfigTest {
   @Test
   void aRedisThatNeverComesUpEndsTheGateWithExit69AndTheLastState() throws Exception {
     int port = FreePorts.next();
+    // 10 s, not 2: the first attempt builds lettuce's client (netty, class loading), 4.6 s on a loaded machine, and a
+    // gate that ends before any attempt finished reports "timeout", not the "refused" this test is about
     BoundedRun.Result r = runWorker(Map.of("REDIS_URL", "redis://127.0.0.1:" + port, GuardedWorker.ALLOW_LOOPBACK, "true",
-        "READY_DEADLINE_S", "2"));
+        "READY_DEADLINE_S", "10"));
     assertEquals(69, r.exit(), r.output());
     assertTrue(r.output().contains("must not start (readiness), exit 69"), r.output());
     assertTrue(r.output().contains("127.0.0.1:" + port), r.output());
