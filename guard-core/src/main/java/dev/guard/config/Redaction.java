@@ -23,12 +23,13 @@ public final class Redaction {
             Pattern.compile("(?i).*(PASSWORD|PASSWD|PASSPHRASE|PWD|SECRET|TOKEN|KEY|CREDENTIAL|AUTH|JAAS|(?:^|[_.\\-])PASS(?:$|[_.\\-])).*");
 
     /**
-     * scheme://userinfo@ ; userinfo runs to the last '@' before whitespace or a comma, so a raw
+     * scheme://userinfo@ ; userinfo runs to the last '@' before whitespace, a comma or kombu's ';scheme://', so a raw
      * (not percent-encoded) password containing '/', '?' or '#' is masked too (over-eager on an
      * '@' in a path, which is harmless).
      */
     private static final Pattern URL_USERINFO =
-            Pattern.compile("(?i)\\b([a-z][a-z0-9+.\\-]*://)([^\\s@,\"'<>]*(?:@[^\\s@,\"'<>]*)*)@");
+            Pattern.compile("(?i)\\b([a-z][a-z0-9+.\\-]*://)((?:(?!;[a-z][a-z0-9+.\\-]*://)[^\\s@,\"'<>])*"
+                    + "(?:@(?:(?!;[a-z][a-z0-9+.\\-]*://)[^\\s@,\"'<>])*)*)@");
 
     /** user:password@host without a scheme (Spring's spring.rabbitmq.addresses allows it). */
     private static final Pattern BARE_USERINFO =

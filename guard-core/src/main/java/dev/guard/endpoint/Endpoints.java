@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * ({@code kafka://b1:9092,b2:9092}, {@code redis-sentinel://s1,s2/0#primary}), bare
  * {@code host:port} or {@code host}, {@code user:pass@host:port} (as Spring's
  * {@code spring.rabbitmq.addresses} allows), IPv6 literals bracketed ({@code [2001:db8::1]:6379})
- * or, without a port, not, and comma-separated lists of all of these. Pure parsing: nothing here
+ * or, without a port, not, and comma-separated lists of all of these (kombu's {@code ;} between URLs too). Pure parsing: nothing here
  * opens a connection or looks up a name.
  *
  * <p>Exception messages name the entry and what is wrong with it, and never carry a password:
@@ -26,8 +26,11 @@ public final class Endpoints {
     private static final String SCHEME_TEXT = "(?:jdbc:)?[A-Za-z][A-Za-z0-9+._\\-]*";
     private static final Pattern SCHEME = Pattern.compile(SCHEME_TEXT, Pattern.CASE_INSENSITIVE);
     private static final Pattern STARTS_WITH_SCHEME = Pattern.compile(SCHEME_TEXT + "://.*", Pattern.DOTALL);
-    /** A comma that starts a new URL: {@code nats://a:4222,nats://b:4222}. */
-    private static final Pattern URL_START = Pattern.compile(",\\s*(?=" + SCHEME_TEXT + "://)");
+    /**
+     * A comma or semicolon that starts a new URL: {@code nats://a:4222,nats://b:4222}, and kombu's
+     * (Celery's) failover and Sentinel lists {@code sentinel://a:26379;sentinel://b:26379}.
+     */
+    private static final Pattern URL_START = Pattern.compile("[,;]\\s*(?=" + SCHEME_TEXT + "://)");
 
     private Endpoints() {}
 

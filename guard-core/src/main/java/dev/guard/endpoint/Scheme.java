@@ -30,6 +30,8 @@ public record Scheme(String name, int defaultPort, Broker broker, boolean probed
         probed("redis-sentinel", 26379, Broker.REDIS);
         probed("rediss-sentinel", 26379, Broker.REDIS);
         hostless("redis-socket", -1, Broker.REDIS);
+        // kombu (Celery): sentinel://s1:26379;sentinel://s2:26379, the master's name in the broker's transport options
+        known("sentinel", 26379, Broker.REDIS);
         probed("amqp", 5672, Broker.RABBITMQ);
         probed("amqps", 5671, Broker.RABBITMQ);
         probed("nats", 4222, Broker.NATS);

@@ -40,7 +40,8 @@ public final class Probes {
      * <ul>
      * <li>{@code redis://[user:password@]host[:port][/db][?key=NAME]}, {@code rediss://...}</li>
      * <li>{@code redis-sentinel://[user:password@]host:26379[,host:26379][/db][?key=NAME]#master-name}
-     *     (lettuce's form; {@code rediss-sentinel://} for TLS): see {@link RedisSentinelProbe}</li>
+     *     (lettuce's form; {@code ?master=NAME} as other clients write it; {@code rediss-sentinel://} for TLS): see
+     *     {@link RedisSentinelProbe}</li>
      * <li>{@code redis://[user:password@]host:port[,host:port]?cluster=true[&key=NAME]} (or {@code rediss://}): a
      *     Redis Cluster, the hosts its seeds: see {@link RedisClusterProbe}</li>
      * <li>{@code amqp://[user:password@]host[:port][/vhost][?queues=a,b&exchanges=x]}, {@code amqps://...}</li>
@@ -59,6 +60,14 @@ public final class Probes {
         String scheme = sep <= 0 ? "" : trimmed.substring(0, sep).toLowerCase(Locale.ROOT);
         String kind = kindOf(scheme);
         String shown = Redaction.maskSettingValue(trimmed);
+        if (scheme.equals("sentinel") || trimmed.matches("(?s)[A-Za-z][A-Za-z0-9+.\\-]*://[^;]*;\\s*[A-Za-z][A-Za-z0-9+.\\-]*://.*")) {
+            // kombu's (Celery's) dialect: a ';' between failover URLs, sentinel:// with the master's name in transport options
+            return new ConfigProbe(scheme.equals("sentinel") ? "redis-sentinel" : kind == null ? scheme : kind, targetOf(trimmed),
+                    "'" + shown + "' is kombu's (Celery's) " + (scheme.equals("sentinel")
+                            ? "Sentinel URL: the master's name is in its broker_transport_options (master_name), not in the URL;"
+                            + " for a readiness wait write redis-sentinel://host-a:26379,host-b:26379#<master_name>"
+                            : "failover list (';' between URLs): wait for each URL as a target of its own"));
+        }
         if (kind == null) {
             List<String> near = Scheme.nearMisses(scheme).stream().filter(n -> kindOf(n) != null).toList();
             return new ConfigProbe(sep <= 0 ? "unknown" : scheme, trimmed, "unknown scheme in '" + shown
@@ -90,6 +99,13 @@ public final class Probes {
                 case "redis" -> {
                     String key = params.remove("key");
                     if (scheme.endsWith("-sentinel")) {
+                        // ?master=NAME (and master_name, masterName, service_name): other clients' spelling of lettuce's #NAME
+                        for (String alias : RedisSentinelProbe.MASTER_PARAMS) {
+                            String named = params.remove(alias);
+                            if (named != null && !named.isBlank() && fragment.isEmpty()) {
+                                fragment = "#" + named;
+                            }
+                        }
                         RedisSentinelProbe.Builder b = RedisSentinelProbe.builder(rebuild(base, params) + fragment);
                         if (key != null) {
                             b.requireKey(key);

@@ -321,6 +321,55 @@ class ConfigGuardScenariosTest {
                 bad("placeholder host in a URL", env("REDIS_URL", "redis://your-redis-host:6379"), untyped("REDIS_URL"),
                         has("REDIS_URL", "PLACEHOLDER", E, "REDIS_URL's host 'your-redis-host' is a placeholder")),
 
+                // ---- placeholders as templates write them (issue 39) ----
+                bad("a generic word as a URL's password", env("REDIS_URL", "redis://default:SECRET@redis:6379"), untyped("REDIS_URL"),
+                        has("REDIS_URL", "PLACEHOLDER", E, "REDIS_URL's password is a placeholder (not shown: it would be a secret)")),
+                bad("a bare $VAR in a Kubernetes env value", env("REDIS_PASSWORD", "$REDIS_PASSWORD"), untyped("REDIS_PASSWORD"),
+                        exact("REDIS_PASSWORD", "PLACEHOLDER", E, "REDIS_PASSWORD holds an unexpanded reference $REDIS_PASSWORD"
+                                + " (Kubernetes expands only $(REDIS_PASSWORD) in an env value, and no shell ran) (origin: env REDIS_PASSWORD;"
+                                + " found: ****). Action: replace it with the real value: whatever fills REDIS_PASSWORD (Helm values,"
+                                + " .env file, Secret, CI variable) left the placeholder in")),
+                bad("a bare $VAR as a URL's password", env("REDIS_URL", "redis://:$REDIS_PASSWORD@redis:6379"), untyped("REDIS_URL"),
+                        has("REDIS_URL", "PLACEHOLDER", E, "REDIS_URL's password is a placeholder", "found: redis://:****@redis:6379")),
+                bad("angle-bracket tokens inside a longer value", env("ARCHIVE_PATH", "/srv/<BUCKET>/<REGION>"), untyped("ARCHIVE_PATH"),
+                        has("ARCHIVE_PATH", "PLACEHOLDER", E, "ARCHIVE_PATH holds the template placeholder <BUCKET> inside it")),
+                bad("a run of x after a vendor prefix", env("GITHUB_TOKEN", "ghp_xxxxxxxxxxxxxxxxxxxx"), untyped("GITHUB_TOKEN"),
+                        has("GITHUB_TOKEN", "PLACEHOLDER", E, "GITHUB_TOKEN holds a placeholder, not a real value", "found: ****")),
+                bad("an instruction in camel case", env("SESSION_SECRET", "ChangeThisSecret"), untyped("SESSION_SECRET"),
+                        has("SESSION_SECRET", "PLACEHOLDER", E, "SESSION_SECRET holds a placeholder, not a real value")),
+                bad("an instruction phrase", env("QUEUE_NAME", "put_your_queue_here"), untyped("QUEUE_NAME"),
+                        has("QUEUE_NAME", "PLACEHOLDER", E, "QUEUE_NAME holds the placeholder 'put_your_queue_here'")),
+                bad("a secret that is its own name", env("SMTP_PASSWORD", "smtp_password"), untyped("SMTP_PASSWORD"),
+                        has("SMTP_PASSWORD", "PLACEHOLDER", E, "SMTP_PASSWORD holds a placeholder, not a real value")),
+                bad("a host under a name reserved for examples", env("SMTP_HOST", "smtp.example.com"), untyped("SMTP_HOST"),
+                        has("SMTP_HOST", "PLACEHOLDER", E, "SMTP_HOST's host 'smtp.example.com' (a name reserved for examples, RFC 2606)"
+                                + " is a placeholder")),
+
+                // ---- client URL dialects (issue 39) ----
+                good("kombu's (Celery's) Sentinel list, ';' between URLs",
+                        env("CELERY_BROKER_URL", "sentinel://:" + PW + "@sentinel-a:26379/0;sentinel://:" + PW + "@sentinel-b:26379/0"),
+                        untyped("CELERY_BROKER_URL")),
+                bad("kombu's Sentinel list with a loopback host", env("CELERY_BROKER_URL", "sentinel://localhost:26379;sentinel://s2:26379"),
+                        untyped("CELERY_BROKER_URL"), has("CELERY_BROKER_URL", "LOOPBACK", E, "localhost:26379")),
+                good("kombu's failover list of AMQP URLs", env("CELERY_BROKER_URL", "amqp://guest:" + PW + "@rabbit-a:5672//;amqp://guest:"
+                        + PW + "@rabbit-b:5672//"), untyped("CELERY_BROKER_URL")),
+                good("a Sentinel URL naming its master with ?master=", env("REDIS_URL", "redis-sentinel://s1:26379,s2:26379/0?master=jobs"),
+                        redisUrl()),
+                bad("a Sentinel URL naming no master", env("REDIS_URL", "redis-sentinel://s1:26379,s2:26379/0"), redisUrl(),
+                        has("REDIS_URL", "MALFORMED", E, "a Sentinel URL must name the master the sentinels monitor")),
+
+                // ---- drift by value (issue 39) ----
+                bad("the AMQP URL under a framework's name", env("CELERY_BROKER_URL", "amqp://worker:" + PW + "@rabbitmq:5672//"),
+                        b -> b.requireEnv("AMQP_URL", URL),
+                        exact("AMQP_URL", "NAME_DRIFT", E, "AMQP_URL is not set; CELERY_BROKER_URL holds an amqp:// URL"
+                                + " (amqp://worker:****@rabbitmq:5672//): the same setting under another name? (origin: env AMQP_URL (unset);"
+                                + " found: unset). Action: if it is, set AMQP_URL where this worker's environment is defined, to the same"
+                                + " value as CELERY_BROKER_URL, or make both sides use one name; if not, set AMQP_URL (e.g. amqp://rabbitmq:5672)")),
+                bad("a Kafka host list under another family's name", env("MESSAGE_BUS_HOSTS", "kafka-0:9092,kafka-1:9092"), brokers(),
+                        has("KAFKA_BROKERS", "NAME_DRIFT", E, "MESSAGE_BUS_HOSTS holds a Kafka host list (port 9092)")),
+                bad("another broker's URL is no drift", env("DATABASE_URL", "postgres://app@db:5432/app", "NATS_URL", "nats://nats:4222"),
+                        redisUrl(), has("REDIS_URL", "MISSING", E, "REDIS_URL is not set")),
+
                 // ---- untyped values that must pass ----
                 good("untyped Redis URL with a db", env("REDIS_URL", "redis://redis:6379/0"), untyped("REDIS_URL")),
                 good("untyped Kafka host list", env("KAFKA_BROKERS", "kafka-0.kafka:9092,kafka-1.kafka:9092"), untyped("KAFKA_BROKERS")),
@@ -332,7 +381,7 @@ class ConfigGuardScenariosTest {
                 good("any scheme counts: postgres", env("DATABASE_URL", "postgres://app:" + PW + "@db.prod.internal:5432/app"), untyped("DATABASE_URL")),
                 good("an HTTP URL under a broker's other service", env("RABBITMQ_MANAGEMENT_URL", "http://rabbitmq:15672"),
                         untyped("RABBITMQ_MANAGEMENT_URL")),
-                good("Heroku's kafka+ssl list", env("KAFKA_URL", "kafka+ssl://b1.example.com:9096,kafka+ssl://b2.example.com:9096"),
+                good("Heroku's kafka+ssl list", env("KAFKA_URL", "kafka+ssl://b1.kafka.prod.internal:9096,kafka+ssl://b2.kafka.prod.internal:9096"),
                         untyped("KAFKA_URL")),
                 good("a *_HOST and *_PORT pair", env("REDIS_HOST", "redis", "REDIS_PORT", "6379"), b -> b.requireEnv("REDIS_HOST").requireEnv("REDIS_PORT")),
                 good("a plain word", env("QUEUE_NAME", "jobs.high"), untyped("QUEUE_NAME")),

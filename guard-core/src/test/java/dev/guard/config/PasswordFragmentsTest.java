@@ -139,13 +139,13 @@ class PasswordFragmentsTest {
     @Test
     void aRawSlashInAPasswordIsNamedNotQuoted() {
         String pw = "h8Kq2/xZ9pLm/4Tw";
-        ConfigReport report = ConfigGuard.builder().environment(Map.of("DATABASE_URL", "postgres://app:" + pw + "@db.example.com:5432/app"))
+        ConfigReport report = ConfigGuard.builder().environment(Map.of("DATABASE_URL", "postgres://app:" + pw + "@db.prod.internal:5432/app"))
                 .requireEnv("DATABASE_URL", SettingType.URL).build().check();
         assertEquals(1, report.violations().size(), report.render());
         Violation v = report.violations().get(0);
         assertEquals(Violation.Rule.MALFORMED, v.rule());
         assertTrue(v.problem().contains("holds a raw '/', '?' or '#' (in the password?)"), v.problem());
-        assertEquals("postgres://app:****@db.example.com:5432/app", v.found());
+        assertEquals("postgres://app:****@db.prod.internal:5432/app", v.found());
         assertNull(HardPasswords.leak(report.render() + report.toJson(), pw), report.render());
         assertFalse(report.render().contains("h8Kq"), report.render());
     }

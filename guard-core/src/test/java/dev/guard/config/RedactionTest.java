@@ -30,6 +30,8 @@ class RedactionTest {
         "amqp://u:s3cr3t?pw@rabbit/vh,amqp://r2   | amqp://u:****@rabbit/vh,amqp://r2",
         "amqp://guest:****@rabbit:5672            | amqp://guest:****@rabbit:5672",
         "see user@example.com for access          | see user@example.com for access",
+        "amqp://u:s3cr3t-pw@a//;amqp://u:s3cr3t-pw@b// down | amqp://u:****@a//;amqp://u:****@b// down",
+        "sentinel://:s3;cr3t@s1:26379;sentinel://:pw2@s2:26379 | sentinel://:****@s1:26379;sentinel://:****@s2:26379",
     })
     void masksSecretsInText(String in, String expected) {
         assertEquals(expected, Redaction.maskText(in));

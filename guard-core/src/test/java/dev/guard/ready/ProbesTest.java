@@ -16,6 +16,7 @@ import dev.guard.ready.nats.NatsProbe;
 import dev.guard.ready.net.HttpProbe;
 import dev.guard.ready.net.TcpProbe;
 import dev.guard.ready.redis.RedisProbe;
+import dev.guard.ready.redis.RedisSentinelProbe;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.net.URL;
@@ -59,6 +60,9 @@ class ProbesTest {
         KafkaProbe kafka = (KafkaProbe) Probes.forUrl("kafka://k:9092?topics=a,b&brokers=3");
         assertEquals(List.of("a", "b"), kafka.requiredTopics());
         assertEquals(3, kafka.minBrokers());
+        // other clients' ?master=NAME is lettuce's #NAME
+        assertEquals("jobs", ((RedisSentinelProbe) Probes.forUrl("redis-sentinel://s1:26379,s2:26379/0?master=jobs")).masterName());
+        assertEquals("jobs", ((RedisSentinelProbe) Probes.forUrl("redis-sentinel://s1:26379?master_name=jobs&key=ready")).masterName());
         assertInstanceOf(TcpProbe.class, Probes.forUrl("tcp://h:1"));
         assertInstanceOf(HttpProbe.class, Probes.forUrl("http://h/x"));
     }
@@ -77,6 +81,8 @@ class ProbesTest {
         "amqp://u:p/w@r/vh     | amqp    | malformed amqp target 'amqp://u:****@r/vh': the user info of 'amqp://u:****@r/vh' holds a raw '/', '?' or '#' (in the password?): percent-encode them as %2F, %3F and %23, or every client will read a wrong host",
         "redis://:p#w@r:6379   | redis   | malformed redis target 'redis://:****@r:6379': the user info of 'redis://:****@r:6379' holds a raw '/', '?' or '#' (in the password?): percent-encode them as %2F, %3F and %23, or every client will read a wrong host",
         "redis-sentinel://s1,s2 | redis-sentinel | malformed redis-sentinel target 'redis-sentinel://s1,s2': Redis Sentinel URL 'redis-sentinel://s1,s2' names no master: add '#' and the name the sentinels monitor it by (redis-sentinel://host:26379[,host:26379][/db]#master-name)",
+        "sentinel://a:26379;sentinel://b:26379 | redis-sentinel | 'sentinel://a:26379;sentinel://b:26379' is kombu's (Celery's) Sentinel URL: the master's name is in its broker_transport_options (master_name), not in the URL; for a readiness wait write redis-sentinel://host-a:26379,host-b:26379#<master_name>",
+        "amqp://u:p@a//;amqp://u:p@b// | amqp | 'amqp://u:****@a//;amqp://u:****@b//' is kombu's (Celery's) failover list (';' between URLs): wait for each URL as a target of its own",
         "nats://a:4222,        | nats    | malformed nats target 'nats://a:4222,': malformed NATS URL 'nats://a:4222,': entry 2 of 'nats://a:4222,' is empty (stray comma?)",
     })
     void badUrlsGiveAConfigProbeThatSaysWhatIsWrong(String url, String kind, String message) {

@@ -12,20 +12,31 @@ import java.util.function.Consumer;
 /** PLACEHOLDER: a value, or a URL's user, password or host, that was never filled in. */
 public final class PlaceholderRule {
 
+    /** Names of a place, whose value is never the name itself: REDIS_HOST, BROKER_URL, DB_DSN. */
+    private static final java.util.regex.Pattern ENDPOINT_NAME =
+            java.util.regex.Pattern.compile("(?i)(HOST|URL|URI|ADDR|ADDRESS|DSN|SERVER|ENDPOINT)S?(?![A-Za-z])");
+
     private PlaceholderRule() {}
 
     /** Reports a whole value that is a placeholder; true when it did (no other rule applies then). */
     public static boolean whole(Subject s, Consumer<Violation> out) {
         // described from the masked value: a placeholder inside a URL's password is reported by parts(), never quoted
-        String placeholder = Placeholders.describe(Redaction.maskSettingValue(s.value()));
+        // a secret's phrase is never printed (but for a bare $NAME, which names a variable): it is described from the raw value;
+        // any other value from the masked one, so that a placeholder inside a URL's password is reported by parts(), never quoted
+        String placeholder = Placeholders.describe(s.secret() ? s.value() : Redaction.maskSettingValue(s.value()), s.secret());
         if (placeholder == null && s.secret() && Placeholders.isGenericSecret(s.value())) {
             placeholder = "the word itself";
+        }
+        if (placeholder == null && (s.secret() || ENDPOINT_NAME.matcher(s.name()).find())
+                && (Placeholders.isOwnName(s.name(), s.value()) || Placeholders.isOwnName(s.setName(), s.value()))) {
+            // a user name may well be its variable's (DB_USER=db_user, created by the stack); a password or a host is not
+            placeholder = "its own name";
         }
         if (placeholder == null) {
             return false;
         }
         out.accept(new Violation(s.name(), Violation.Rule.PLACEHOLDER, Severity.ERROR, s.origin(), s.found(),
-                s.name() + " holds " + (s.secret() ? "a placeholder, not a real value" : placeholder),
+                s.name() + " holds " + (s.secret() && !Placeholders.namesNoSecret(s.value()) ? "a placeholder, not a real value" : placeholder),
                 replace(s)));
         return true;
     }
@@ -38,7 +49,7 @@ public final class PlaceholderRule {
     public static boolean parts(Subject s, List<Endpoint> endpoints, Consumer<Violation> out) {
         Set<String> parts = new LinkedHashSet<>();
         for (Endpoint e : endpoints) {
-            if (Placeholders.isWord(e.password())) {
+            if (Placeholders.isWord(e.password()) || Placeholders.isGenericSecret(e.password())) {
                 parts.add("password");
             }
             if (Placeholders.isWord(e.user())) {
@@ -46,6 +57,8 @@ public final class PlaceholderRule {
             }
             if (Placeholders.isWord(e.host()) && !s.secret()) {
                 parts.add("host '" + e.host() + "'");
+            } else if (Placeholders.isExampleHost(e.host()) && !s.secret()) {
+                parts.add("host '" + e.host() + "' (a name reserved for examples, RFC 2606)");
             }
         }
         if (parts.isEmpty()) {

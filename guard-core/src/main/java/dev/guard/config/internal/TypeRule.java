@@ -100,9 +100,15 @@ public final class TypeRule {
         }
     }
 
+    /** {@code ?master=NAME}, {@code &master_name=NAME} ...: the master named in the query, as other clients write it. */
+    private static final java.util.regex.Pattern MASTER_QUERY =
+            java.util.regex.Pattern.compile("[?&](?:master|master_name|masterName|service_name)=[^&#]+");
+
     /**
-     * A Sentinel URL must name the master the sentinels monitor ({@code #mymaster}, or lettuce's
-     * {@code ?sentinelMasterId=mymaster}): without it no client knows which master to ask for.
+     * A Sentinel URL must name the master the sentinels monitor ({@code #mymaster}, lettuce's
+     * {@code ?sentinelMasterId=mymaster}, or {@code ?master=mymaster} as other clients write it):
+     * without it no client knows which master to ask for. kombu's {@code sentinel://} takes the
+     * name from its transport options, so it is not asked for there.
      */
     private static List<String> sentinelFaults(String value, List<Endpoint> endpoints) {
         boolean sentinel = endpoints.stream().anyMatch(e -> e.scheme() != null && e.scheme().endsWith("-sentinel"));
@@ -110,7 +116,8 @@ public final class TypeRule {
             return List.of();
         }
         int hash = value.indexOf('#');
-        boolean named = (hash >= 0 && hash < value.length() - 1) || value.contains("sentinelMasterId=");
+        boolean named = (hash >= 0 && hash < value.length() - 1) || value.contains("sentinelMasterId=")
+                || MASTER_QUERY.matcher(value).find();
         return named ? List.of() : List.of("a Sentinel URL must name the master the sentinels monitor: add '#' and its name"
                 + " (redis-sentinel://s1:26379,s2:26379#mymaster, the name in `sentinel monitor <name> ...`)");
     }
