@@ -55,7 +55,10 @@ public final class Endpoints {
                 out.addAll(parseUrl(c, all, entry));
                 continue;
             }
-            for (String item : bareItems(c)) {
+            // ZooKeeper's ensemble (ZOOKEEPER_SERVERS=zoo1:2888:3888;zoo2:2888:3888): ';' between entries, none with user info
+            boolean ensemble = c.indexOf(';') >= 0 && c.indexOf('@') < 0;
+            List<String> items = ensemble ? List.of(c.split("[;,]", -1)) : bareItems(c);
+            for (String item : items) {
                 entry++;
                 String i = item.trim();
                 if (i.isEmpty()) {
@@ -231,6 +234,8 @@ public final class Endpoints {
                 + " percent-encode them as %2F, %3F and %23, or every client will read a wrong host");
     }
 
+    private static final Pattern ZOOKEEPER_ENTRY = Pattern.compile("[A-Za-z0-9_.\\-]+:\\d{1,5}:\\d{1,5}");
+
     private static Endpoint parseBare(String item) {
         String shown = Redaction.maskSettingValue(item);
         if (item.chars().anyMatch(Character::isWhitespace)) {
@@ -290,6 +295,10 @@ public final class Endpoints {
             if (colons > 1) {
                 if (!inUrl && isIpv6Literal(authority)) {
                     return new HostAndPort(authority, -1);
+                }
+                if (!inUrl && ZOOKEEPER_ENTRY.matcher(authority).matches()) {
+                    // ZooKeeper's host:peer-port:election-port (ZOOKEEPER_SERVERS): the host is checked, the peer port kept
+                    return hostAndPort(authority.substring(0, authority.lastIndexOf(':')), shown, false);
                 }
                 throw new IllegalArgumentException("'" + shown + "' has more than one ':'; write IPv6 as [2001:db8::1]:6379");
             }

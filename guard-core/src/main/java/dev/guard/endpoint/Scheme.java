@@ -60,6 +60,8 @@ public record Scheme(String name, int defaultPort, Broker broker, boolean probed
             {"jdbc", -1}, {"rtmp", 1935}, {"git", 9418}}) {
             known((String) s[0], (Integer) s[1], null);
         }
+        // Galera's group communication: gcomm:// with no members bootstraps a new cluster
+        hostless("gcomm", 4567, null);
         for (String s : List.of("file", "unix", "sqlite", "sqlite3", "http+unix", "npipe")) {
             hostless(s, -1, null);
         }

@@ -353,6 +353,12 @@ class ConfigGuardScenariosTest {
                         untyped("CELERY_BROKER_URL"), has("CELERY_BROKER_URL", "LOOPBACK", E, "localhost:26379")),
                 good("kombu's failover list of AMQP URLs", env("CELERY_BROKER_URL", "amqp://guest:" + PW + "@rabbit-a:5672//;amqp://guest:"
                         + PW + "@rabbit-b:5672//"), untyped("CELERY_BROKER_URL")),
+                good("ZooKeeper's ensemble, ';' between host:peer:election entries",
+                        env("ZOOKEEPER_SERVERS", "zoo1:2888:3888;zoo2:2888:3888;zoo3:2888:3888"), untyped("ZOOKEEPER_SERVERS")),
+                bad("ZooKeeper's ensemble with a loopback member", env("ZOOKEEPER_SERVERS", "127.0.0.1:2888:3888;zoo2:2888:3888"),
+                        untyped("ZOOKEEPER_SERVERS"), has("ZOOKEEPER_SERVERS", "LOOPBACK", E, "127.0.0.1:2888")),
+                good("one ZooKeeper entry", env("ZOOKEEPER_SERVERS", "zoo1:2888:3888"), untyped("ZOOKEEPER_SERVERS")),
+                good("Galera's gcomm:// that bootstraps a cluster", env("WSREP_CLUSTER_ADDRESS", "gcomm://"), untyped("WSREP_CLUSTER_ADDRESS")),
                 good("a Sentinel URL naming its master with ?master=", env("REDIS_URL", "redis-sentinel://s1:26379,s2:26379/0?master=jobs"),
                         redisUrl()),
                 bad("a Sentinel URL naming no master", env("REDIS_URL", "redis-sentinel://s1:26379,s2:26379/0"), redisUrl(),

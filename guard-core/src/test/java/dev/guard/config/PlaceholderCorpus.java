@@ -81,6 +81,13 @@ public final class PlaceholderCorpus {
                     in.stream().map(o -> o.row().repo()).distinct().count(), in.size(), tp + fn, fp + tn, tp, fp, fn,
                     ratio(tp, tp + fp), ratio(tp, tp + fn));
         }
+        List<Outcome> dialects = outcomes.stream().filter(o -> o.row().label().equals("dialect")).toList();
+        System.out.println("dialect rows: " + dialects.size() + ", refused by any rule: "
+                + dialects.stream().filter(o -> !o.rules().isEmpty()).count());
+        for (Outcome o : dialects) {
+            System.out.println("  " + o.row().repo() + " " + o.row().name() + " = " + Redaction.maskValue(o.row().name(), o.value())
+                    + "  [" + (o.rules().isEmpty() ? "accepted" : o.rules()) + "] " + o.row().note());
+        }
         Map<String, List<Outcome>> wrong = new TreeMap<>();
         for (Outcome o : outcomes) {
             String label = o.row().label();
