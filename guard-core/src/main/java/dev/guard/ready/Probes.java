@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Named factories for probes. The broker clients are optional dependencies: a factory for a
@@ -62,7 +63,13 @@ public final class Probes {
         String shown = Redaction.maskSettingValue(trimmed);
         if (scheme.equals("sentinel") || trimmed.matches("(?s)[A-Za-z][A-Za-z0-9+.\\-]*://[^;]*;\\s*[A-Za-z][A-Za-z0-9+.\\-]*://.*")) {
             // kombu's (Celery's) dialect: a ';' between failover URLs, sentinel:// with the master's name in transport options
-            return new ConfigProbe(scheme.equals("sentinel") ? "redis-sentinel" : kind == null ? scheme : kind, targetOf(trimmed),
+            String hosts;
+            try {
+                hosts = Endpoints.parse(trimmed).stream().map(Endpoint::hostPort).distinct().collect(Collectors.joining(","));
+            } catch (IllegalArgumentException e) {
+                hosts = targetOf(trimmed);
+            }
+            return new ConfigProbe(scheme.equals("sentinel") ? "redis-sentinel" : kind == null ? scheme : kind, hosts,
                     "'" + shown + "' is kombu's (Celery's) " + (scheme.equals("sentinel")
                             ? "Sentinel URL: the master's name is in its broker_transport_options (master_name), not in the URL;"
                             + " for a readiness wait write redis-sentinel://host-a:26379,host-b:26379#<master_name>"

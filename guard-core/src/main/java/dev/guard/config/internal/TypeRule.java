@@ -119,7 +119,7 @@ public final class TypeRule {
         boolean named = (hash >= 0 && hash < value.length() - 1) || value.contains("sentinelMasterId=")
                 || MASTER_QUERY.matcher(value).find();
         return named ? List.of() : List.of("a Sentinel URL must name the master the sentinels monitor: add '#' and its name"
-                + " (redis-sentinel://s1:26379,s2:26379#mymaster, the name in `sentinel monitor <name> ...`)");
+                + " (redis-sentinel://s1:26379,s2:26379#mymaster, or ?master=mymaster; the name in `sentinel monitor <name> ...`)");
     }
 
     private static List<String> schemeFaults(Subject s, Optional<Broker> named, List<Endpoint> endpoints) {
