@@ -22,6 +22,13 @@ import java.util.Optional;
  */
 public record Scheme(String name, int defaultPort, Broker broker, boolean probed, boolean hostless) {
 
+    /**
+     * Query parameters that name a Sentinel master as lettuce's {@code #NAME} does:
+     * {@code ?master=} (node-redis-sentinel-url style URLs), {@code master_name} (go-redis's
+     * failover options, kombu's transport option), {@code masterName}, {@code service_name}.
+     */
+    public static final List<String> SENTINEL_MASTER_PARAMS = List.of("master", "master_name", "masterName", "service_name");
+
     private static final Map<String, Scheme> TABLE = new LinkedHashMap<>();
 
     static {

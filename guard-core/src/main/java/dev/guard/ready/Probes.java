@@ -107,7 +107,7 @@ public final class Probes {
                     String key = params.remove("key");
                     if (scheme.endsWith("-sentinel")) {
                         // ?master=NAME (and master_name, masterName, service_name): other clients' spelling of lettuce's #NAME
-                        for (String alias : RedisSentinelProbe.MASTER_PARAMS) {
+                        for (String alias : Scheme.SENTINEL_MASTER_PARAMS) {
                             String named = params.remove(alias);
                             if (named != null && !named.isBlank() && fragment.isEmpty()) {
                                 fragment = "#" + named;

@@ -20,7 +20,6 @@ public final class PlaceholderRule {
 
     /** Reports a whole value that is a placeholder; true when it did (no other rule applies then). */
     public static boolean whole(Subject s, Consumer<Violation> out) {
-        // described from the masked value: a placeholder inside a URL's password is reported by parts(), never quoted
         // a secret's phrase is never printed (but for a bare $NAME, which names a variable): it is described from the raw value;
         // any other value from the masked one, so that a placeholder inside a URL's password is reported by parts(), never quoted
         String placeholder = Placeholders.describe(s.secret() ? s.value() : Redaction.maskSettingValue(s.value()), s.secret());

@@ -102,7 +102,7 @@ public final class TypeRule {
 
     /** {@code ?master=NAME}, {@code &master_name=NAME} ...: the master named in the query, as other clients write it. */
     private static final java.util.regex.Pattern MASTER_QUERY =
-            java.util.regex.Pattern.compile("[?&](?:master|master_name|masterName|service_name)=[^&#]+");
+            java.util.regex.Pattern.compile("[?&](?:" + String.join("|", Scheme.SENTINEL_MASTER_PARAMS) + ")=[^&#]+");
 
     /**
      * A Sentinel URL must name the master the sentinels monitor ({@code #mymaster}, lettuce's

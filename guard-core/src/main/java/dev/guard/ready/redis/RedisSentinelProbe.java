@@ -25,13 +25,6 @@ public final class RedisSentinelProbe extends ClientBoundProbe {
 
     static final String KIND = "redis-sentinel";
     static final String FORM = "redis-sentinel://host:26379[,host:26379][/db]#master-name";
-    /**
-     * Query parameters other clients name the master by, read as lettuce's {@code #NAME}:
-     * {@code ?master=} (node-redis-sentinel-url style URLs), {@code master_name} (go-redis's
-     * failover options, kombu's transport option), {@code masterName}, {@code service_name}.
-     */
-    public static final java.util.List<String> MASTER_PARAMS = java.util.List.of("master", "master_name", "masterName",
-            "service_name");
 
     private final String masterName;
 
