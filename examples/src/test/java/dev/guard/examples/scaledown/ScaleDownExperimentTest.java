@@ -33,7 +33,7 @@ class ScaleDownExperimentTest {
     @Test
     void everyRowMatchesWhatTheSinkObservedAndWhatItsModeGuarantees() throws Exception {
         try (RedisServer server = RedisServer.builder().build().start()) {
-            ExperimentConfig config = ExperimentConfig.builder().jobs(400).workers(3).events(2).perEvent(1)
+            ExperimentConfig config = ExperimentConfig.builder().jobs(200).workers(2).events(1).perEvent(1)
                     .redisUri(server.uri()).keepKeys(true)
                     .workDir(System.getProperty("guard.build.dir", "target") + "/scaledown-test").build();
             ByteArrayOutputStream progress = new ByteArrayOutputStream();
