@@ -89,8 +89,8 @@ public final class Experiment {
             String runId = Long.toString(System.currentTimeMillis(), 36);
             for (Transport.Kind kind : config.brokers()) {
                 for (Mode mode : config.modes()) {
-                    // a transport per row: Kafka's is a fresh broker each time unless one is given (a broker
-                    // that had served one run's churning group of ten was seen to stop taking the next run's records)
+                    // a transport per row: Kafka's is a fresh broker each time (a broker that had served
+                    // one run's churning group of ten was seen to stop taking the next run's records)
                     try (Transport transport = transport(kind, config, uri, brokers, out)) {
                         String prefix = "scaledown:" + runId + ":" + kind.arg() + ":" + mode.arg();
                         Row row = new Trial(config, transport, mode, uri, prefix, c.sync(), out).run();
@@ -119,9 +119,6 @@ public final class Experiment {
             case RABBITMQ -> new AmqpTransport(config.amqpUri() != null ? config.amqpUri() : MachineServices.amqpUri());
             case NATS -> new NatsTransport(config.natsUrl() != null ? config.natsUrl() : MachineServices.natsUrl());
             case KAFKA -> {
-                if (config.kafkaBootstrap() != null) {
-                    yield new KafkaTransport(config.kafkaBootstrap());
-                }
                 KafkaBroker broker = KafkaBroker.builder().build().start();
                 brokers.add(broker); // for the cleanup hook; the transport closes it after its row
                 out.printf("kafka: KRaft broker %s started in %d ms%n", broker.bootstrapServers(),

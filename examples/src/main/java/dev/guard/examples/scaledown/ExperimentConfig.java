@@ -19,7 +19,6 @@ public final class ExperimentConfig {
     private final List<Transport.Kind> brokers;
     private final String amqpUri;
     private final String natsUrl;
-    private final String kafkaBootstrap;
     private final String redisUri;
     private final String redisServer;
     private final String workDir;
@@ -37,7 +36,6 @@ public final class ExperimentConfig {
         this.brokers = List.copyOf(b.brokers);
         this.amqpUri = b.amqpUri;
         this.natsUrl = b.natsUrl;
-        this.kafkaBootstrap = b.kafkaBootstrap;
         this.redisUri = b.redisUri;
         this.redisServer = b.redisServer;
         this.workDir = b.workDir;
@@ -48,7 +46,7 @@ public final class ExperimentConfig {
         return new Builder();
     }
 
-    /** {@code --jobs N --workers N --events N --per-event N --grace-ms N --safety-ms N --slow-one-in N --modes a,b --brokers a,b --amqp-uri U --nats-url U --kafka-bootstrap HOST:PORT --redis-uri U --redis-server PATH --work-dir DIR --keep-keys true|false}. */
+    /** {@code --jobs N --workers N --events N --per-event N --grace-ms N --safety-ms N --slow-one-in N --modes a,b --redis-uri U --redis-server PATH --work-dir DIR --keep-keys true|false}. */
     public static ExperimentConfig parse(String... args) {
         Builder b = builder();
         for (int i = 0; i < args.length; i++) {
@@ -81,13 +79,12 @@ public final class ExperimentConfig {
                 }
                 case "--amqp-uri" -> b.amqpUri(v);
                 case "--nats-url" -> b.natsUrl(v);
-                case "--kafka-bootstrap" -> b.kafkaBootstrap(v);
                 case "--redis-uri" -> b.redisUri(v);
                 case "--redis-server" -> b.redisServer(v);
                 case "--work-dir" -> b.workDir(v);
                 case "--keep-keys" -> b.keepKeys(Boolean.parseBoolean(v));
                 default -> throw new IllegalArgumentException("unknown option " + a + "; options: --jobs --workers --events"
-                        + " --per-event --grace-ms --safety-ms --slow-one-in --modes --brokers --amqp-uri --nats-url --kafka-bootstrap --redis-uri"
+                        + " --per-event --grace-ms --safety-ms --slow-one-in --modes --brokers --amqp-uri --nats-url --redis-uri"
                         + " --redis-server --work-dir"
                         + " --keep-keys");
             }
@@ -109,12 +106,6 @@ public final class ExperimentConfig {
     public String amqpUri() { return amqpUri; }
     /** NATS with JetStream to use (default: the machine's, {@code MachineServices.natsUrl()}). */
     public String natsUrl() { return natsUrl; }
-    /**
-     * A Kafka to run every Kafka row on, each with its own topics and group (default null: a fresh
-     * KRaft broker per row, as the full-size table needs: a broker that had served one row's churning
-     * group of ten was seen to stop taking the next row's records).
-     */
-    public String kafkaBootstrap() { return kafkaBootstrap; }
     /** An existing Redis to use (unique key prefixes); null starts a private redis-server. */
     public String redisUri() { return redisUri; }
     public String redisServer() { return redisServer; }
@@ -141,7 +132,6 @@ public final class ExperimentConfig {
         private List<Transport.Kind> brokers = List.of(Transport.Kind.REDIS);
         private String amqpUri;
         private String natsUrl;
-        private String kafkaBootstrap;
         private String redisUri;
         private String redisServer;
         private String workDir = "target/scaledown";
@@ -160,7 +150,6 @@ public final class ExperimentConfig {
         public Builder brokers(List<Transport.Kind> brokers) { this.brokers = List.copyOf(brokers); return this; }
         public Builder amqpUri(String amqpUri) { this.amqpUri = amqpUri; return this; }
         public Builder natsUrl(String natsUrl) { this.natsUrl = natsUrl; return this; }
-        public Builder kafkaBootstrap(String kafkaBootstrap) { this.kafkaBootstrap = kafkaBootstrap; return this; }
         public Builder redisUri(String redisUri) { this.redisUri = redisUri; return this; }
         public Builder redisServer(String redisServer) { this.redisServer = redisServer; return this; }
         public Builder workDir(String workDir) { this.workDir = Objects.requireNonNull(workDir); return this; }

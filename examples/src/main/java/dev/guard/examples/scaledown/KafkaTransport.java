@@ -26,8 +26,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * Kafka (a KRaft broker the experiment starts for each row, or one it is given with
- * {@code --kafka-bootstrap}; a topic of {@value #PARTITIONS} partitions and a group per row): guard's {@link KafkaQueue}, commit after the job; the first two rows commit on receipt.
+ * Kafka (a KRaft broker the experiment starts for each row, a topic of {@value #PARTITIONS}
+ * partitions): guard's {@link KafkaQueue}, commit after the job; the first two rows commit on receipt.
  * A SIGKILLed member is noticed after the session timeout ({@value #SESSION_TIMEOUT_MS} ms).
  */
 final class KafkaTransport implements Transport {
@@ -35,25 +35,12 @@ final class KafkaTransport implements Transport {
     static final int PARTITIONS = 8;
     static final int SESSION_TIMEOUT_MS = 6000;
 
-    private final String bootstrap;
-    /** The row's own broker, closed with the transport; null for a broker the experiment was given. */
-    private final KafkaBroker owned;
+    private final KafkaBroker broker;
     private final Admin admin;
 
-    /** A row on a broker of its own, closed (its data deleted) with the transport. */
     KafkaTransport(KafkaBroker broker) {
-        this(broker.bootstrapServers(), broker);
-    }
-
-    /** A row on a broker the experiment was given: its own topics and group, the broker left running. */
-    KafkaTransport(String bootstrap) {
-        this(bootstrap, null);
-    }
-
-    private KafkaTransport(String bootstrap, KafkaBroker owned) {
-        this.bootstrap = bootstrap;
-        this.owned = owned;
-        this.admin = Admin.create(Map.of("bootstrap.servers", bootstrap));
+        this.broker = broker;
+        this.admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()));
     }
 
     static String topic(String prefix) {
@@ -71,7 +58,7 @@ final class KafkaTransport implements Transport {
 
     @Override
     public String endpoint() {
-        return bootstrap;
+        return broker.bootstrapServers();
     }
 
     @Override
@@ -80,7 +67,7 @@ final class KafkaTransport implements Transport {
                 new NewTopic(topic(prefix) + ".dead", 1, (short) 1))).all().get();
         awaitLeaders(topic(prefix));
         Properties p = new Properties();
-        p.put("bootstrap.servers", bootstrap);
+        p.put("bootstrap.servers", broker.bootstrapServers());
         p.put("acks", "all");
         List<Future<RecordMetadata>> sent = new ArrayList<>();
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
@@ -105,7 +92,7 @@ final class KafkaTransport implements Transport {
             }
             if (System.nanoTime() > until) {
                 throw new IllegalStateException("kafka: topic " + topic + " has partitions without a leader after 60 s: "
-                        + description + (owned == null ? "" : "; see the broker's log " + owned.logFile()));
+                        + description + "; see the broker's log " + broker.logFile());
             }
             Thread.sleep(100);
         }
@@ -136,7 +123,7 @@ final class KafkaTransport implements Transport {
     @Override
     public Set<String> dead(String prefix) {
         Set<String> ids = new HashSet<>();
-        try (KafkaConsumer<String, String> reader = new KafkaConsumer<>(Map.of("bootstrap.servers", bootstrap,
+        try (KafkaConsumer<String, String> reader = new KafkaConsumer<>(Map.of("bootstrap.servers", broker.bootstrapServers(),
                 "group.id", topic(prefix) + "-dead-reader", "auto.offset.reset", "earliest"),
                 new StringDeserializer(), new StringDeserializer())) {
             reader.subscribe(List.of(topic(prefix) + ".dead"));
@@ -152,21 +139,16 @@ final class KafkaTransport implements Transport {
         return ids;
     }
 
-    /**
-     * Nothing: a broker of the row's own is deleted with its topics when it closes; on a given broker
-     * the row's topics stay for inspection (their names carry the run and the mode).
-     */
+    /** Nothing: the broker is private to the row and is deleted with its topics when it closes. */
     @Override
     public void cleanUp(String prefix) {
     }
 
-    /** Closes the admin client, and the row's own broker (with its data) if it has one. */
+    /** Closes the admin client and the broker (with its data): each row has a broker of its own. */
     @Override
     public void close() {
         admin.close();
-        if (owned != null) {
-            owned.close();
-        }
+        broker.close();
     }
 
     /** A worker's sources on the broker at {@code bootstrap}. */
