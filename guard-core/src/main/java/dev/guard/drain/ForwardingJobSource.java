@@ -43,6 +43,11 @@ public class ForwardingJobSource<J> implements JobSource<J> {
     }
 
     @Override
+    public Durability durability() {
+        return delegate.durability();
+    }
+
+    @Override
     public void close() {
         delegate.close();
     }

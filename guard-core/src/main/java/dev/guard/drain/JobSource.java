@@ -25,6 +25,15 @@ public interface JobSource<J> extends AutoCloseable {
     /** The id the receipt, logs and callbacks use for this job. */
     String idOf(J job);
 
+    /**
+     * What the broker keeps when it restarts (read from the broker; may connect and send a few
+     * commands). Called once before the first {@link #fetch()} by guard's worker loop, which stops
+     * a worker whose broker would lose its jobs. The default: not reported.
+     */
+    default Durability durability() {
+        return Durability.notReported(getClass().getSimpleName());
+    }
+
     @Override
     void close();
 }

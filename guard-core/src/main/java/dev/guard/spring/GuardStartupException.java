@@ -70,6 +70,18 @@ public final class GuardStartupException extends RuntimeException implements Exi
         return new GuardStartupException(name + " " + problem, d, "- " + name + ": " + action, ExitCodes.CONFIG);
     }
 
+    /**
+     * A worker's broker would lose its jobs on a restart ({@link dev.guard.drain.DurabilityCheck}):
+     * {@code report} is the check's refusal, naming what was found and what to set.
+     */
+    public static GuardStartupException durability(String consumer, String report) {
+        String d = "guard asked the broker of worker '" + consumer + "' what it keeps across a restart, before the worker"
+                + " took its first job:\n\n" + report.strip().indent(2).stripTrailing();
+        return new GuardStartupException("guard: " + consumer + ": the broker would lose its jobs on a restart", d,
+                "- set on the broker what the report says (its 'action'), or start anyway with guard.persistence-check=warn",
+                ExitCodes.CONFIG);
+    }
+
     /** The readiness gate's last result for each broker. */
     static GuardStartupException notReady(ReadinessReport report) {
         String d = "guard waited for this application's brokers before starting its listeners, and "

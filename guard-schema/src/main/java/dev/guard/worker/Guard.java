@@ -7,6 +7,7 @@ import dev.guard.config.GuardSettings;
 import dev.guard.config.Redaction;
 import dev.guard.drain.Drain;
 import dev.guard.drain.DrainConfig;
+import dev.guard.drain.DurabilityCheck;
 import dev.guard.drain.JobHandler;
 import dev.guard.drain.JobSource;
 import dev.guard.drain.ShutdownReceipt;
@@ -84,16 +85,18 @@ public final class Guard {
     private final Drain drain;
     private final ReadinessReport readiness;
     private final SignalPath signalPath;
+    private final DurabilityCheck.Level persistenceCheck;
     private final Ledger ledger = new Ledger();
 
     private Guard(GuardSpec spec, Map<String, String> env, Schemas schemas, Drain drain, ReadinessReport readiness,
-            SignalPath signalPath) {
+            SignalPath signalPath, DurabilityCheck.Level persistenceCheck) {
         this.spec = spec;
         this.env = env;
         this.schemas = schemas;
         this.drain = drain;
         this.readiness = readiness;
         this.signalPath = signalPath;
+        this.persistenceCheck = persistenceCheck;
     }
 
     /**
@@ -135,6 +138,7 @@ public final class Guard {
             throw new GuardStopped("config", e.exitCode(), e.getMessage(), e);
         }
         SignalPath path = checkSignals(spec, settings);
+        DurabilityCheck.Level persistence = persistenceLevel(spec, settings);
         Schemas schemas = selfTest(spec);
         DrainConfig drainConfig;
         try {
@@ -150,7 +154,7 @@ public final class Guard {
                     spec.jobType, drainConfig.budget().toMillis(),
                     report.results().isEmpty() ? "no dependency to wait for"
                             : report.results().size() + " dependencies ready after " + report.elapsed().toMillis() + " ms");
-            return new Guard(spec, env, schemas, drain, report, path);
+            return new Guard(spec, env, schemas, drain, report, path, persistence);
         } catch (RuntimeException e) {
             drain.release();
             throw e;
@@ -224,6 +228,20 @@ public final class Guard {
             LOG.debug("guard: {} signal path: {}", spec.consumer(), path.reason());
         }
         return path;
+    }
+
+    private static DurabilityCheck.Level persistenceLevel(GuardSpec spec, GuardSettings settings) {
+        if (spec.persistenceCheck != null) {
+            return spec.persistenceCheck;
+        }
+        try {
+            Optional<GuardSettings.Sourced<String>> raw = settings.string(null, null, DurabilityCheck.ENV, "persistence-check");
+            return raw.isEmpty() ? DurabilityCheck.Level.ERROR : DurabilityCheck.Level.parse(raw.get().value(), raw.get().origin());
+        } catch (GuardSettings.BadSetting e) {
+            throw new GuardStopped("config", e.exitCode(), e.getMessage(), e);
+        } catch (IllegalArgumentException e) {
+            throw new GuardStopped("config", ExitCodes.CONFIG, e.getMessage(), e);
+        }
     }
 
     private static Schemas selfTest(GuardSpec spec) {
@@ -391,10 +409,28 @@ public final class Guard {
      * is acked after its outcome. A job whose dead letter cannot be written, or that is past the
      * drain deadline, is handed back. Logs the ledger's summary and the receipt.
      *
-     * @return the receipt's exit code: 0 after a clean drain, 70 when a job could not be handed back
+     * <p>Before the first job it asks the source whether its broker keeps what it holds
+     * ({@link JobSource#durability()}): a broker that would lose the jobs on a restart (a Redis
+     * that keeps nothing on disk) stops the run with exit 78 and the report, unless
+     * {@value DurabilityCheck#ENV} (or {@link GuardSpec.Builder#persistenceCheck}) says warn or off.
+     *
+     * @return the receipt's exit code: 0 after a clean drain, 70 when a job could not be handed
+     *     back, 78 when the broker would lose the jobs on a restart (no job was taken)
      */
     public <J> int run(JobSource<J> source, Function<J, String> payload, Function<J, SourceInfo> where,
             DeadLetterSink deadLetters, JobHandler<Accepted> work) {
+        Optional<String> refused = DurabilityCheck.refusal(source, persistenceCheck, spec.consumer(), DurabilityCheck.ENV
+                + "=warn (or guard.persistence-check = warn in GUARD_CONFIG, GuardSpec.persistenceCheck(WARN))");
+        if (refused.isPresent()) {
+            String line = "guard: " + spec.consumer() + " must not take jobs (durability), exit " + ExitCodes.CONFIG
+                    + ":\n" + refused.get();
+            LOG.error("{}", line);
+            if (LoggerFactory.getILoggerFactory() instanceof NOPLoggerFactory) {
+                System.err.println(line); // no SLF4J binding: the reason must still be seen
+            }
+            drain.release();
+            return ExitCodes.CONFIG;
+        }
         ShutdownReceipt receipt = BoundaryLoop.run(drain, boundary(deadLetters), source, payload, where, work);
         LOG.info("guard: {} ledger: {}", spec.consumer(), ledger.summaryLine());
         return receipt.exitCode();

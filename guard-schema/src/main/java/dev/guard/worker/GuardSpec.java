@@ -3,6 +3,7 @@ package dev.guard.worker;
 import dev.guard.config.GuardSettings;
 import dev.guard.config.SettingType;
 import dev.guard.drain.DrainConfig;
+import dev.guard.drain.DurabilityCheck;
 import dev.guard.ready.ReadinessListener;
 import dev.guard.schema.Schemas;
 import java.io.File;
@@ -55,6 +56,7 @@ public final class GuardSpec {
     final Duration attemptTimeout;
     final Boolean allowLoopback;
     final SignalCheck signalCheck;
+    final DurabilityCheck.Level persistenceCheck;
     final DrainConfig drain;
     final boolean installSignalHandlers;
     final ReadinessListener listener;
@@ -75,6 +77,7 @@ public final class GuardSpec {
         this.attemptTimeout = b.attemptTimeout;
         this.allowLoopback = b.allowLoopback;
         this.signalCheck = b.signalCheck;
+        this.persistenceCheck = b.persistenceCheck;
         this.drain = b.drain;
         this.installSignalHandlers = b.installSignalHandlers;
         this.listener = b.listener;
@@ -103,6 +106,7 @@ public final class GuardSpec {
         private Duration attemptTimeout;
         private Boolean allowLoopback;
         private SignalCheck signalCheck;
+        private DurabilityCheck.Level persistenceCheck;
         private DrainConfig drain;
         private boolean installSignalHandlers = true;
         private ReadinessListener listener;
@@ -199,6 +203,17 @@ public final class GuardSpec {
         /** What a trapped signal path does (default: {@value #ENV_SIGNAL_CHECK}, {@code guard.signal-check}, ERROR). */
         public Builder signalCheck(SignalCheck check) {
             this.signalCheck = Objects.requireNonNull(check, "check");
+            return this;
+        }
+
+        /**
+         * What a broker that would lose the source's jobs on a restart (a Redis with neither AOF nor
+         * anything else on disk, a non-durable queue, JetStream memory storage) does to
+         * {@link Guard#run}: ERROR stops it before the first job (exit 78), WARN logs and runs, OFF
+         * does not ask. Default: {@value DurabilityCheck#ENV}, {@code guard.persistence-check}, ERROR.
+         */
+        public Builder persistenceCheck(DurabilityCheck.Level level) {
+            this.persistenceCheck = Objects.requireNonNull(level, "level");
             return this;
         }
 

@@ -17,6 +17,7 @@ import dev.guard.schema.deadletter.DeadLetterSink;
 import dev.guard.schema.deadletter.redis.RedisListDeadLetters;
 import dev.guard.testing.FreePorts;
 import dev.guard.testing.MachineServices;
+import dev.guard.testing.RedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.nio.file.Files;
@@ -153,10 +154,14 @@ class GuardTest {
         assertEquals("redis://r:6379?key=k", Guard.withSuffix("redis://r:6379", "?key=k"));
     }
 
+    /** On a Redis with an append-only file, which the durability check accepts before the first job. */
     @Test
     void runGivesEveryJobOneOutcomeAndHandsBackAtTheDeadline() throws Exception {
         String queue = MachineServices.uniqueName("guard-run");
-        Map<String, String> env = Map.of("REDIS_URL", REDIS, "GUARD_ALLOW_LOOPBACK", "true");
+        RedisServer aof = RedisServer.builder().args("--appendonly", "yes").build().start();
+        closing.add(aof);
+        String redisUrl = aof.uri();
+        Map<String, String> env = Map.of("REDIS_URL", redisUrl, "GUARD_ALLOW_LOOPBACK", "true");
         Guard guard = Guard.start(spec(env).waitForEnv("REDIS_URL").build());
         assertEquals(1, guard.readiness().results().size());
         RedisClient client = RedisClient.create(guard.env("REDIS_URL"));
@@ -168,7 +173,7 @@ class GuardTest {
         AtomicInteger worked = new AtomicInteger();
         int exit;
         try (CrashSafeListQueue jobs = CrashSafeListQueue.builder(client, queue).pollTimeout(Duration.ofMillis(200)).build();
-             RedisListDeadLetters dead = RedisListDeadLetters.connect(REDIS, queue + ":dead")) {
+             RedisListDeadLetters dead = RedisListDeadLetters.connect(redisUrl, queue + ":dead")) {
             exit = guard.run(jobs, RedisJob::payload, j -> SourceInfo.redis(queue, null), dead, (job, drain) -> {
                 if (job.string("job_id").startsWith("slow")) {
                     drain.requestStop("test: stop during the slow job");
@@ -195,7 +200,8 @@ class GuardTest {
     @Test
     void aDeadLetterThatCannotBeWrittenHandsTheJobBack() throws Exception {
         String queue = MachineServices.uniqueName("guard-dlq-down");
-        Guard guard = Guard.start(spec(Map.of()).build());
+        // the machine's Redis keeps nothing on disk: allowed here, as a user would, by the setting
+        Guard guard = Guard.start(spec(Map.of("GUARD_PERSISTENCE_CHECK", "warn")).build());
         RedisClient client = RedisClient.create(REDIS);
         closing.add(client::shutdown);
         RedisCommands<String, String> redis = client.connect().sync();
@@ -212,6 +218,35 @@ class GuardTest {
         assertEquals(Outcome.HANDED_BACK, guard.ledger().outcomeOf("skewed-1").orElseThrow(), guard.ledger().summaryLine());
         assertEquals(List.of("{\"id\":\"skewed-1\"}"), redis.lrange(queue, 0, -1));
         redis.del(queue, queue + ":interruptions");
+    }
+
+    /**
+     * This machine's Redis keeps nothing on disk: a crash-safe queue on it would lose every job on
+     * a restart of Redis, so run stops with 78 before taking one; a bad setting is a config error.
+     */
+    @Test
+    void aRedisThatKeepsNothingOnDiskStopsTheRunBeforeTheFirstJob() {
+        String queue = MachineServices.uniqueName("guard-volatile");
+        Guard guard = Guard.start(spec(Map.of()).build());
+        RedisClient client = RedisClient.create(REDIS);
+        closing.add(client::shutdown);
+        RedisCommands<String, String> redis = client.connect().sync();
+        redis.lpush(queue, "{\"job_id\":\"kept-1\",\"width\":10}");
+        AtomicInteger worked = new AtomicInteger();
+        int exit;
+        try (CrashSafeListQueue jobs = CrashSafeListQueue.builder(client, queue).pollTimeout(Duration.ofMillis(200)).build()) {
+            exit = guard.run(jobs, RedisJob::payload, letter -> { }, (job, drain) -> worked.incrementAndGet());
+        }
+        assertEquals(ExitCodes.CONFIG, exit);
+        assertEquals(0, worked.get());
+        assertEquals(0L, guard.ledger().reconcile().received(), guard.ledger().summaryLine());
+        assertEquals(List.of("{\"job_id\":\"kept-1\",\"width\":10}"), redis.lrange(queue, 0, -1), "the job was not taken");
+        redis.del(queue);
+
+        GuardStopped bad = assertThrows(GuardStopped.class,
+                () -> Guard.start(spec(Map.of("GUARD_PERSISTENCE_CHECK", "maybe")).build()));
+        assertEquals(ExitCodes.CONFIG, bad.exitCode());
+        assertTrue(bad.getMessage().contains("GUARD_PERSISTENCE_CHECK='maybe' (from env GUARD_PERSISTENCE_CHECK)"), bad.getMessage());
     }
 
     @Test

@@ -66,7 +66,8 @@ class GuardedWorkerProbesTest {
   void notReadyWhileWaitingReadyWhileConsumingNotReadyFromSigtermAliveThroughout(@TempDir Path dir) throws Exception {
     int healthPort = FreePorts.next();
     Path log = dir.resolve("worker.log");
-    try (RedisServer redis = RedisServer.builder().build()) {
+    // with an append-only file, which the worker's durability check accepts before its first job
+    try (RedisServer redis = RedisServer.builder().args("--appendonly", "yes").build()) {
       ProcessBuilder pb = new ProcessBuilder(ProcessSpec.java(GuardedWorker.class).commandLine());
       pb.environment().keySet().removeIf(k -> k.endsWith("_URL") || k.startsWith("GUARD_"));
       pb.environment().put(StackContract.REDIS_URL, redis.uri());
@@ -97,6 +98,7 @@ class GuardedWorkerProbesTest {
         assertTrue(draining.equals("503 draining") || draining.startsWith("down"), draining);
         assertTrue(worker.waitFor(STATE_BOUND.toSeconds(), TimeUnit.SECONDS), "the worker did not exit after SIGTERM");
         assertTrue(Files.readString(log).contains("ledger: received=0"), Files.readString(log));
+        assertTrue(Files.readString(log).contains("durability: redis queue 'probes' on Redis "), Files.readString(log));
       } finally {
         worker.destroyForcibly();
       }

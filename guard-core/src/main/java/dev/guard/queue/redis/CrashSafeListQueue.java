@@ -401,6 +401,17 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
      * deleted and the worker unregistered; otherwise the lease is left to expire so a reaper
      * returns the jobs.
      */
+    /**
+     * Whether the Redis holding the queue keeps it across a restart ({@code appendonly}, the
+     * snapshot schedule, key eviction): a crash-safe queue on a Redis that keeps nothing on disk
+     * loses every queued and every held job when Redis restarts. Asked over a connection of its
+     * own; starts nothing.
+     */
+    @Override
+    public dev.guard.drain.Durability durability() {
+        return RedisLink.durability(client, keys.queue, "queue '" + keys.queue + "'");
+    }
+
     @Override
     public synchronized void close() {
         boolean wasOpen = opened;

@@ -109,6 +109,12 @@ public final class FallbackListQueue implements JobSource<RedisJob> {
         return job.id();
     }
 
+    /** Whether the Redis holding the queue keeps it across a restart ({@code appendonly}, snapshots, eviction). */
+    @Override
+    public dev.guard.drain.Durability durability() {
+        return RedisLink.durability(client, queue, "queue '" + queue + "'");
+    }
+
     @Override
     public synchronized void close() {
         closed = true;

@@ -78,6 +78,20 @@ final class RedisLink implements AutoCloseable {
         return cluster;
     }
 
+    StatefulConnection<String, String> connection() {
+        return connection;
+    }
+
+    /** What the server holding {@code key} keeps across a restart, asked over a connection of its own. */
+    static dev.guard.drain.Durability durability(io.lettuce.core.AbstractRedisClient client, String key, String what) {
+        try (RedisLink link = open(client)) {
+            return RedisDurability.of(link, key, what);
+        } catch (io.lettuce.core.RedisException e) {
+            return dev.guard.drain.Durability.unknown("redis " + what, "could not ask: " + Redis.describe(e),
+                    "check that Redis is reachable, then that it has appendonly yes");
+        }
+    }
+
     @Override
     public void close() {
         connection.close();

@@ -86,6 +86,37 @@ class QueuesOnClusterTest {
         assertEquals(0L, redis.exists("{" + queue + "}:lease:w1"), "a clean close drops the lease");
     }
 
+    /**
+     * Durability is asked of the master that holds the queue's slot, not of whichever node
+     * answers first: with the append-only file on that master only, the queue is kept; with it on
+     * every other master only, it is not.
+     */
+    @Test
+    void durabilityIsAskedOfTheMasterOfTheQueuesSlot() {
+        String queue = queueName();
+        RedisServer owner = cluster.masterOf(queue);
+        try (CrashSafeListQueue q = CrashSafeListQueue.builder(client, queue).build()) {
+            try {
+                setAof(owner, true);
+                dev.guard.drain.Durability kept = q.durability();
+                assertEquals(dev.guard.drain.Durability.Verdict.KEPT, kept.verdict(), kept.render());
+                assertTrue(kept.broker().matches(".*\\(the master of its slot, [^)]+:" + owner.port() + "\\) on .*"), kept.broker());
+                setAof(owner, false);
+                for (RedisServer m : cluster.masters()) {
+                    setAof(m, m != owner);
+                }
+                dev.guard.drain.Durability lost = q.durability();
+                assertEquals(dev.guard.drain.Durability.Verdict.LOST_ON_RESTART, lost.verdict(), lost.render());
+            } finally {
+                cluster.masters().forEach(m -> setAof(m, false));
+            }
+        }
+    }
+
+    private static void setAof(RedisServer node, boolean on) {
+        assertEquals("+OK", node.command("CONFIG", "SET", "appendonly", on ? "yes" : "no"), node.toString());
+    }
+
     @Test
     void aDeadWorkersJobIsReturnedByTheReaperOnTheCluster() {
         String queue = queueName();

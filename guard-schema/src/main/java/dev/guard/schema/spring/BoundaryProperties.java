@@ -1,5 +1,6 @@
 package dev.guard.schema.spring;
 
+import dev.guard.drain.DurabilityCheck;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -11,6 +12,23 @@ public class BoundaryProperties {
 
     private final Boundary boundary = new Boundary();
     private final DrainSettings drain = new DrainSettings();
+
+    /**
+     * What a worker whose broker would lose its jobs on a restart (a Redis without appendonly, a
+     * non-durable queue, JetStream memory storage) does: error (the default) stops the context
+     * before the first job, warn logs the report and starts, off does not ask. Unset: the
+     * environment variable GUARD_PERSISTENCE_CHECK (the name guard's worker facade and a shared
+     * ConfigMap use), else error.
+     */
+    private DurabilityCheck.Level persistenceCheck;
+
+    public DurabilityCheck.Level getPersistenceCheck() {
+        return persistenceCheck;
+    }
+
+    public void setPersistenceCheck(DurabilityCheck.Level persistenceCheck) {
+        this.persistenceCheck = persistenceCheck;
+    }
 
     public Boundary getBoundary() {
         return boundary;

@@ -2,6 +2,7 @@ package dev.guard.schema.spring;
 
 import dev.guard.drain.Drain;
 import dev.guard.drain.DrainConfig;
+import dev.guard.drain.DurabilityCheck;
 import dev.guard.metrics.DrainMetrics;
 import dev.guard.schema.Accepted;
 import dev.guard.schema.Schemas;
@@ -123,7 +124,13 @@ public class GuardBoundaryAutoConfiguration {
                     springTimeout.toMillis(), s.getGracePeriod().toMillis());
         }
         Consumer<Drain> all = drain -> observers.orderedStream().forEach(o -> o.accept(drain));
-        return new GuardWorkers(boundary, config, all);
+        DurabilityCheck.Level persistence = props.getPersistenceCheck();
+        if (persistence == null) {
+            String raw = env.getProperty(DurabilityCheck.ENV);
+            persistence = raw == null || raw.isBlank() ? DurabilityCheck.Level.ERROR
+                    : DurabilityCheck.Level.parse(raw, "environment variable " + DurabilityCheck.ENV);
+        }
+        return new GuardWorkers(boundary, config, all, persistence);
     }
 
     /** A Redis list for dead letters, on the application's Redis, when lettuce is on the class path. */

@@ -2,6 +2,7 @@ package dev.guard.schema.spring;
 
 import dev.guard.drain.Drain;
 import dev.guard.drain.DrainConfig;
+import dev.guard.drain.DurabilityCheck;
 import dev.guard.drain.JobHandler;
 import dev.guard.drain.JobSource;
 import dev.guard.drain.ShutdownReceipt;
@@ -9,8 +10,10 @@ import dev.guard.schema.Accepted;
 import dev.guard.schema.boundary.BoundaryLoop;
 import dev.guard.schema.boundary.JobBoundary;
 import dev.guard.schema.SourceInfo;
+import dev.guard.spring.GuardStartupException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -41,12 +44,15 @@ public final class GuardWorker<J> implements SmartLifecycle {
     private final JobHandler<Accepted> work;
     private final DrainConfig drainConfig;
     private final Consumer<Drain> onDrain;
+    private final DurabilityCheck.Level persistenceCheck;
+    private boolean durabilityChecked;
     private volatile Drain drain;
     private volatile Thread loop;
     private volatile ShutdownReceipt receipt;
 
     GuardWorker(JobBoundary<Accepted> boundary, JobSource<J> source, Function<J, String> payload, Function<J, SourceInfo> where,
-                JobHandler<Accepted> work, DrainConfig drainConfig, Consumer<Drain> onDrain) {
+                JobHandler<Accepted> work, DrainConfig drainConfig, Consumer<Drain> onDrain,
+                DurabilityCheck.Level persistenceCheck) {
         this.boundary = Objects.requireNonNull(boundary, "boundary");
         this.source = Objects.requireNonNull(source, "source");
         this.payload = Objects.requireNonNull(payload, "payload");
@@ -54,12 +60,22 @@ public final class GuardWorker<J> implements SmartLifecycle {
         this.work = Objects.requireNonNull(work, "work");
         this.drainConfig = Objects.requireNonNull(drainConfig, "drainConfig");
         this.onDrain = onDrain;
+        this.persistenceCheck = Objects.requireNonNull(persistenceCheck, "persistenceCheck");
     }
 
     @Override
     public synchronized void start() {
         if (loop != null && loop.isAlive()) {
             return;
+        }
+        if (!durabilityChecked) {
+            // before the first job, on the starting thread: a refusal fails the context's start
+            Optional<String> refused = DurabilityCheck.refusal(source, persistenceCheck, boundary.consumer(),
+                    "guard.persistence-check=warn");
+            if (refused.isPresent()) {
+                throw GuardStartupException.durability(boundary.consumer(), refused.get());
+            }
+            durabilityChecked = true;
         }
         Drain d = Drain.create(drainConfig);
         if (onDrain != null) {

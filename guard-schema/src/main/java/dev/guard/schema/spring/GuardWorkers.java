@@ -2,6 +2,7 @@ package dev.guard.schema.spring;
 
 import dev.guard.drain.Drain;
 import dev.guard.drain.DrainConfig;
+import dev.guard.drain.DurabilityCheck;
 import dev.guard.drain.JobHandler;
 import dev.guard.drain.JobSource;
 import dev.guard.schema.Accepted;
@@ -27,11 +28,14 @@ public final class GuardWorkers {
     private final JobBoundary<Accepted> boundary;
     private final DrainConfig drainConfig;
     private final Consumer<Drain> onDrain;
+    private final DurabilityCheck.Level persistenceCheck;
 
-    GuardWorkers(JobBoundary<Accepted> boundary, DrainConfig drainConfig, Consumer<Drain> onDrain) {
+    GuardWorkers(JobBoundary<Accepted> boundary, DrainConfig drainConfig, Consumer<Drain> onDrain,
+                 DurabilityCheck.Level persistenceCheck) {
         this.boundary = boundary;
         this.drainConfig = drainConfig;
         this.onDrain = onDrain;
+        this.persistenceCheck = persistenceCheck;
     }
 
     /**
@@ -41,7 +45,7 @@ public final class GuardWorkers {
      */
     public <J> GuardWorker<J> worker(JobSource<J> source, Function<J, String> payload, Function<J, SourceInfo> where,
                                      JobHandler<Accepted> work) {
-        return new GuardWorker<>(boundary, source, payload, where, work, drainConfig, onDrain);
+        return new GuardWorker<>(boundary, source, payload, where, work, drainConfig, onDrain, persistenceCheck);
     }
 
     /** The boundary every worker built here shares (and its ledger). */

@@ -80,6 +80,7 @@ class SpringWorkerBeforeRedisTest {
                     guard:
                       brokers: redis
                       config.allow-loopback: true
+                      persistence-check: warn # a test server that keeps nothing on disk
                       wait.deadline: 90s
                       boundary:
                         consumer: resizer

@@ -2,6 +2,7 @@ package dev.guard.schema.spring;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.guard.drain.ShutdownReceipt;
@@ -10,6 +11,7 @@ import dev.guard.queue.redis.RedisJob;
 import dev.guard.schema.boundary.Ledger;
 import dev.guard.schema.SourceInfo;
 import dev.guard.spring.GuardBrokers;
+import dev.guard.spring.GuardStartupException;
 import dev.guard.spring.SpringApps;
 import dev.guard.testing.MachineServices;
 import io.lettuce.core.RedisClient;
@@ -82,7 +84,8 @@ class SpringWorkerTest {
                     "--spring.data.redis.url=" + MachineServices.redisUri(), "--guard.brokers=redis",
                     "--guard.boundary.schemas.resize-image=classpath:schemas/resize-image.json",
                     "--guard.boundary.dead-letter-key=" + queue + ":dead", "--guard.boundary.consumer=resizer",
-                    "--guard.drain.grace-period=4s", "--guard.drain.safety-margin=1s");
+                    "--guard.drain.grace-period=4s", "--guard.drain.safety-margin=1s",
+                    "--guard.persistence-check=warn"); // the machine's Redis keeps nothing on disk
             Ledger ledger = ctx.getBean(Ledger.class);
             GuardWorker<?> worker = ctx.getBean(GuardWorker.class);
             try {
@@ -121,6 +124,43 @@ class SpringWorkerTest {
             }
             client.shutdown();
         }
+    }
+
+    /**
+     * Without the setting, the machine's Redis (nothing on disk) stops the application before its
+     * worker takes a job: Spring Boot's failure report says what Redis keeps and what to set.
+     */
+    @Test
+    void aRedisThatKeepsNothingOnDiskStopsTheApplicationBeforeTheFirstJob() {
+        String queue = MachineServices.uniqueName("guard-spring-volatile");
+        RedisClient client = RedisClient.create(MachineServices.redisUri());
+        try (StatefulRedisConnection<String, String> redis = client.connect()) {
+            redis.sync().lpush(queue, job("v1", "width\":10"));
+            RuntimeException failed = assertThrows(RuntimeException.class, () -> SpringApps.run(Map.of(), "",
+                    List.of(Worker.class), "--test.queue=" + queue, "--spring.data.redis.url=" + MachineServices.redisUri(),
+                    "--guard.brokers=redis", "--guard.boundary.schemas.resize-image=classpath:schemas/resize-image.json",
+                    "--guard.boundary.dead-letter-key=" + queue + ":dead", "--guard.boundary.consumer=resizer").close());
+            GuardStartupException why = cause(failed, GuardStartupException.class);
+            assertNotNull(why, "no GuardStartupException in " + failed);
+            assertEquals(78, why.getExitCode());
+            assertTrue(why.description().contains("found: appendonly no, save ''"), why.description());
+            assertTrue(why.action().contains("guard.persistence-check=warn"), why.action());
+            assertEquals(List.of(job("v1", "width\":10")), redis.sync().lrange(queue, 0, -1), "the job was not taken");
+        } finally {
+            try (StatefulRedisConnection<String, String> redis = client.connect()) {
+                redis.sync().del(queue);
+            }
+            client.shutdown();
+        }
+    }
+
+    private static <T extends Throwable> T cause(Throwable t, Class<T> type) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (type.isInstance(c)) {
+                return type.cast(c);
+            }
+        }
+        return null;
     }
 
     static String job(String id, String width) {

@@ -50,6 +50,11 @@ public final class StackContract {
   public static final String RESULTS_SUFFIX = ":results";
   /** The Redis list (or AMQP queue) rejected jobs are dead-lettered to. */
   public static final String DEAD_SUFFIX = ":dead";
+  /**
+   * guard's durability check (dev.guard.drain.DurabilityCheck.ENV), set to {@code warn} for every
+   * process of a run: the run's Redis keeps nothing on disk.
+   */
+  public static final String PERSISTENCE_CHECK = "GUARD_PERSISTENCE_CHECK";
 
   /** A per-job line, anywhere in a log line: {@code job <id> <outcome>[: <reason>]}. */
   public static final Pattern JOB_LINE =

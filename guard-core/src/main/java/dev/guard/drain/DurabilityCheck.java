@@ -1,0 +1,83 @@
+package dev.guard.drain;
+
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The check guard's worker loops run before a source takes its first job: does the broker keep
+ * what the source holds ({@link JobSource#durability()})? A source on a broker that loses its
+ * queue on restart stops the start by default; {@link Level#WARN} logs the same report and starts.
+ */
+public final class DurabilityCheck {
+
+    private static final Logger LOG = LoggerFactory.getLogger("guard");
+
+    /** Environment variable (and {@code guard.persistence-check}) for the {@link Level}: error, warn, off. */
+    public static final String ENV = "GUARD_PERSISTENCE_CHECK";
+
+    /** What a broker that would lose jobs on restart does to the start. */
+    public enum Level {
+        /** Do not start (exit 78): the default, since every job such a broker holds is lost, silently, on its restart. */
+        ERROR,
+        /** Log the report and its fix, and start (a queue whose jobs can be re-created, a test bench). */
+        WARN,
+        /** Do not ask the broker. */
+        OFF;
+
+        /**
+         * {@code error}, {@code warn} or {@code off}, any case.
+         *
+         * @throws IllegalArgumentException naming {@code origin} and the values allowed
+         */
+        public static Level parse(String value, String origin) {
+            try {
+                return valueOf(value.trim().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(ENV + "='" + value + "' (from " + origin + ") is not one of error,"
+                        + " warn, off. Action: set it to error (the default), or warn to start a worker whose broker"
+                        + " would lose its jobs on a restart", e);
+            }
+        }
+    }
+
+    private DurabilityCheck() {}
+
+    /**
+     * Asks {@code source} what its broker keeps and judges it at {@code level}.
+     *
+     * @param allow how to start anyway, in the caller's words ({@code GUARD_PERSISTENCE_CHECK=warn})
+     * @return the report to stop with, when the source must not start; empty when it may
+     */
+    public static Optional<String> refusal(JobSource<?> source, Level level, String consumer, String allow) {
+        Objects.requireNonNull(source, "source");
+        if (level == Level.OFF) {
+            return Optional.empty();
+        }
+        Durability d;
+        try {
+            d = source.durability();
+        } catch (RuntimeException e) {
+            d = Durability.unknown(source.getClass().getSimpleName(), "asking failed: " + e, "");
+        }
+        switch (d.verdict()) {
+            case KEPT -> LOG.info("guard: {} durability: {}", consumer, oneLine(d));
+            case NOT_REPORTED -> LOG.debug("guard: {} durability: {}", consumer, oneLine(d));
+            case UNKNOWN -> LOG.warn("guard: {} durability: {}", consumer, d.render());
+            case LOST_ON_RESTART -> {
+                if (level == Level.ERROR) {
+                    return Optional.of("the broker would lose this worker's jobs on a restart, so it takes none:\n"
+                            + d.render() + "\n  to start anyway: " + allow);
+                }
+                LOG.warn("guard: {} durability (starting anyway, {}=warn): {}", consumer, ENV, d.render());
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static String oneLine(Durability d) {
+        return d.broker() + ": " + d.found();
+    }
+}
