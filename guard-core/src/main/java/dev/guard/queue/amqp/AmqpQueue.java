@@ -72,6 +72,10 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
     private final LinkedBlockingQueue<Delivery> buffer = new LinkedBlockingQueue<>();
     private final String consumerTag;
     private volatile String lostBecause;
+    /** Set by {@link #durability()} on a durable classic queue: a transient message there dies with the broker. */
+    private volatile boolean classicQueue;
+    /** Jobs seen published transient on a durable classic queue (the first one is logged). */
+    private long transientJobs;
 
     AmqpQueue(Builder b) throws IOException {
         this.queue = b.queue;
@@ -164,6 +168,13 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
             interruptions = (headers.get(INTERRUPTIONS_HEADER) instanceof Number n ? n.longValue() : 0)
                     + (d.getEnvelope().isRedeliver() ? 1 : 0);
         }
+        if (classicQueue && !Integer.valueOf(2).equals(p.getDeliveryMode()) && transientJobs++ == 0) {
+            // once: the producer sends them all alike
+            LOG.warn("guard amqp queue '{}': a job arrived published transient (delivery_mode {}): on a classic queue"
+                    + " RabbitMQ keeps such messages in memory only, and a restart of the broker drops every one still"
+                    + " queued. Action: publish with delivery_mode 2 (MessageProperties.PERSISTENT_TEXT_PLAIN, or"
+                    + " properties.deliveryMode(2)), or make the queue a quorum queue", queue, p.getDeliveryMode());
+        }
         String text = new String(d.getBody(), java.nio.charset.StandardCharsets.UTF_8);
         String id = idOf.apply(text, p.getMessageId());
         if (id == null || id.isBlank()) {
@@ -242,6 +253,24 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
     @Override
     public String idOf(AmqpJob job) {
         return job.id();
+    }
+
+    /**
+     * Whether the queue survives a restart of RabbitMQ: declared again, durable and not
+     * auto-delete, on a channel of its own ({@link AmqpDurability}); a transient, auto-delete or
+     * exclusive queue loses its jobs. On a durable classic queue, the first job published
+     * transient is logged as a warning, since RabbitMQ keeps such messages in memory only.
+     */
+    @Override
+    public dev.guard.drain.Durability durability() {
+        dev.guard.drain.Durability d = AmqpDurability.of(channel.getConnection(), queue, quorum);
+        classicQueue = d.found().equals(AmqpDurability.CLASSIC_FOUND);
+        return d;
+    }
+
+    /** Jobs that arrived published transient on a durable classic queue, known so after {@link #durability()}. */
+    long transientJobs() {
+        return transientJobs;
     }
 
     /** Cancels the consumer, returns prefetched deliveries the loop never took, closes both channels. */

@@ -71,6 +71,7 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
 
     private final String topic;
     private final String deadTopic;
+    private final Map<String, Object> clientConfig;
     private final Duration pollTimeout;
     private final Duration commandTimeout;
     private final BiFunction<String, String, String> idOf;
@@ -95,6 +96,7 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
     KafkaQueue(Builder b) {
         this.topic = b.topic;
         this.deadTopic = b.deadTopic == null ? b.topic + ".dead" : b.deadTopic;
+        this.clientConfig = b.config;
         this.pollTimeout = b.pollTimeout;
         this.commandTimeout = b.commandTimeout;
         this.idOf = b.idOf;
@@ -326,6 +328,16 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
     }
 
     /** Stops the poll thread, which closes the consumer (leaving the group); closes the producer. */
+    /**
+     * Whether the topic survives the loss of a broker: its replication factor on the cluster,
+     * {@code min.insync.replicas}, unclean leader election; asked with an admin client of the
+     * queue's own settings, closed after.
+     */
+    @Override
+    public dev.guard.drain.Durability durability() {
+        return KafkaDurability.of(clientConfig, topic);
+    }
+
     @Override
     public void close() {
         closed = true;

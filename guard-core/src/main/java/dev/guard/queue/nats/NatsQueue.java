@@ -236,6 +236,16 @@ public final class NatsQueue implements JobSource<NatsJob> {
     }
 
     /** Stops the in-progress acks and unsubscribes; the durable consumer stays for the next worker. */
+    /**
+     * Whether the stream survives a restart of its server, from its configuration: file storage,
+     * replicas on a cluster, and no limit that deletes jobs unread (max age; max msgs or bytes
+     * with discard old).
+     */
+    @Override
+    public dev.guard.drain.Durability durability() {
+        return NatsDurability.of(connection, stream);
+    }
+
     @Override
     public void close() {
         progress.shutdownNow();

@@ -199,4 +199,34 @@ class KafkaQueueTest {
         assertEquals(List.of("job-r2"), seen, "job-r1 was committed during the revocation, so nobody runs it again");
         assertEquals(2, committed());
     }
+
+    /**
+     * The lone broker here keeps the log across its restart, so the topic is kept, and says so;
+     * the same topic with unclean leader election turned on is a loss, with the command that
+     * turns it off. The replication rules of a cluster are read from their inputs.
+     */
+    @Test
+    void durabilityIsReadFromTheClustersOwnAnswers() throws Exception {
+        KafkaQueue q = source(Map.of());
+        dev.guard.drain.Durability kept = q.durability();
+        assertEquals(dev.guard.drain.Durability.Verdict.KEPT, kept.verdict(), kept.render());
+        assertTrue(kept.found().startsWith("1 partition, replication factor 1, min.insync.replicas 1 on 1 broker"),
+                kept.found());
+        assertTrue(kept.found().contains("a lone broker"), kept.found());
+        org.apache.kafka.common.config.ConfigResource res = new org.apache.kafka.common.config.ConfigResource(
+                org.apache.kafka.common.config.ConfigResource.Type.TOPIC, topic);
+        admin.incrementalAlterConfigs(Map.of(res, List.of(new org.apache.kafka.clients.admin.AlterConfigOp(
+                new org.apache.kafka.clients.admin.ConfigEntry("unclean.leader.election.enable", "true"),
+                org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET)))).all().get();
+        dev.guard.drain.Durability unclean = q.durability();
+        assertEquals(dev.guard.drain.Durability.Verdict.LOST_ON_RESTART, unclean.verdict(), unclean.render());
+        assertTrue(unclean.action().contains("unclean.leader.election.enable=false"), unclean.action());
+
+        assertEquals(dev.guard.drain.Durability.Verdict.LOST_ON_RESTART,
+                KafkaDurability.judge("k", topic, 3, 6, 1, 1, false, null).verdict(), "RF 1 on three brokers");
+        assertEquals(dev.guard.drain.Durability.Verdict.LOST_ON_RESTART,
+                KafkaDurability.judge("k", topic, 3, 6, 3, 1, false, null).verdict(), "min.insync.replicas 1");
+        assertEquals(dev.guard.drain.Durability.Verdict.KEPT,
+                KafkaDurability.judge("k", topic, 3, 6, 3, 2, false, null).verdict(), "RF 3, min.insync.replicas 2");
+    }
 }
