@@ -327,7 +327,6 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
         return job.id();
     }
 
-    /** Stops the poll thread, which closes the consumer (leaving the group); closes the producer. */
     /**
      * Whether the topic survives the loss of a broker: its replication factor on the cluster,
      * {@code min.insync.replicas}, unclean leader election; asked with an admin client of the
@@ -338,6 +337,7 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
         return KafkaDurability.of(clientConfig, topic);
     }
 
+    /** Stops the poll thread, which closes the consumer (leaving the group); closes the producer. */
     @Override
     public void close() {
         closed = true;

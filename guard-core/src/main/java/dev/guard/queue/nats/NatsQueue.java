@@ -235,7 +235,6 @@ public final class NatsQueue implements JobSource<NatsJob> {
         return job.id();
     }
 
-    /** Stops the in-progress acks and unsubscribes; the durable consumer stays for the next worker. */
     /**
      * Whether the stream survives a restart of its server, from its configuration: file storage,
      * replicas on a cluster, and no limit that deletes jobs unread (max age; max msgs or bytes
@@ -246,6 +245,7 @@ public final class NatsQueue implements JobSource<NatsJob> {
         return NatsDurability.of(connection, stream);
     }
 
+    /** Stops the in-progress acks and unsubscribes; the durable consumer stays for the next worker. */
     @Override
     public void close() {
         progress.shutdownNow();

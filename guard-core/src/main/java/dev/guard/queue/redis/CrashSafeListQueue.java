@@ -396,12 +396,6 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
     }
 
     /**
-     * Stops the heartbeat and reaper, confirms the last ack and puts a job fetched ahead but never
-     * started back at the consuming end (uncounted). With an empty processing list the lease is
-     * deleted and the worker unregistered; otherwise the lease is left to expire so a reaper
-     * returns the jobs.
-     */
-    /**
      * Whether the Redis holding the queue keeps it across a restart ({@code appendonly}, the
      * snapshot schedule, key eviction): a crash-safe queue on a Redis that keeps nothing on disk
      * loses every queued and every held job when Redis restarts. Asked over a connection of its
@@ -412,6 +406,12 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
         return RedisLink.durability(client, keys.queue, "queue '" + keys.queue + "'");
     }
 
+    /**
+     * Stops the heartbeat and reaper, confirms the last ack and puts a job fetched ahead but never
+     * started back at the consuming end (uncounted). With an empty processing list the lease is
+     * deleted and the worker unregistered; otherwise the lease is left to expire so a reaper
+     * returns the jobs.
+     */
     @Override
     public synchronized void close() {
         boolean wasOpen = opened;

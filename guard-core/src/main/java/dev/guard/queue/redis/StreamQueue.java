@@ -343,17 +343,17 @@ public final class StreamQueue implements JobSource<RedisJob> {
         return job.id();
     }
 
-    /**
-     * Confirms the last ack and hands back an entry read ahead but never started: pending, idle
-     * for the claim min-idle time and with its delivery count reset (XCLAIM IDLE RETRYCOUNT 0), so
-     * the next consumer's claim takes it at once and counts no interruption.
-     */
     /** Whether the Redis holding the stream keeps it across a restart ({@code appendonly}, snapshots, eviction). */
     @Override
     public dev.guard.drain.Durability durability() {
         return RedisLink.durability(client, stream, "stream '" + stream + "'");
     }
 
+    /**
+     * Confirms the last ack and hands back an entry read ahead but never started: pending, idle
+     * for the claim min-idle time and with its delivery count reset (XCLAIM IDLE RETRYCOUNT 0), so
+     * the next consumer's claim takes it at once and counts no interruption.
+     */
     @Override
     public synchronized void close() {
         boolean wasOpen = opened;
