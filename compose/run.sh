@@ -4,9 +4,8 @@
 # where no registry is reachable, the stand-in server images (compose/standins/build.sh). Figures:
 # compose/target/compose-it/figures.txt.
 #
-#   compose/run.sh                        # the default run's: a cold start, RabbitMQ killed mid-run, the naive worker twice
-#   compose/run.sh -Pproof                # 5 cold starts in a row (-Dguard.compose.runs=10 for more)
-#   compose/run.sh -Pknown-gaps           # Redis killed mid-run: a known gap (issue 40)
+#   compose/run.sh                        # the default run's: a cold start with Redis then RabbitMQ killed mid-run, the naive worker twice
+#   compose/run.sh -Pproof                # 5 cold starts in a row (-Dguard.compose.runs=10 for more) and 10 Redis kill runs (-Dguard.compose.kill-runs)
 #   DOCKER_HOST=unix:///var/run/docker.sock compose/run.sh -Dguard.docker.host=unix:///var/run/docker.sock
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -221,6 +221,56 @@ class GuardTest {
     }
 
     /**
+     * The dead-letter store (a Redis of its own here) is SIGKILLed and comes back 2 s later while a
+     * skewed job waits for its letter: the job stays in hand, unacked, its letter is written once
+     * the store answers, and the queue counts no interruption. Before, the job was handed back at
+     * once, came straight back, and after three hand-backs within a second the queue parked it in
+     * its own list ({@code <queue>:dead} of the queue's Redis), where the team's dead-letter
+     * reading never looks: the Compose stack's Redis kill run lost a skewed job that way.
+     */
+    @Test
+    void aDeadLetterStoreThatIsDownForSecondsKeepsTheJobInHandUntilItIsBack() throws Exception {
+        String queue = MachineServices.uniqueName("guard-dlq-outage");
+        Guard guard = Guard.start(spec(Map.of("GUARD_PERSISTENCE_CHECK", "warn")).build());
+        RedisServer store = RedisServer.builder().build().start();
+        closing.add(store);
+        RedisClient client = RedisClient.create(REDIS);
+        closing.add(client::shutdown);
+        RedisCommands<String, String> redis = client.connect().sync();
+        String skewed = "{\"id\":\"skewed-outage\",\"width\":10}";
+        int[] exit = {-1};
+        try (CrashSafeListQueue jobs = CrashSafeListQueue.builder(client, queue).pollTimeout(Duration.ofMillis(200)).build();
+             RedisListDeadLetters dead = RedisListDeadLetters.connect(store.uri(), queue + ":letters")) {
+            store.kill();
+            redis.lpush(queue, skewed);
+            Thread loop = new Thread(() -> exit[0] = guard.run(jobs, RedisJob::payload, dead, (job, drain) -> { }));
+            loop.start();
+            long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (!guard.ledger().isPending("skewed-outage") && System.nanoTime() < until) {
+                Thread.sleep(20);
+            }
+            assertTrue(guard.ledger().isPending("skewed-outage"), guard.ledger().summaryLine());
+            Thread.sleep(2000);
+            assertTrue(guard.ledger().isPending("skewed-outage"), "still in hand while the store is down: "
+                    + guard.ledger().summaryLine());
+            store.start();
+            until = System.nanoTime() + Duration.ofSeconds(40).toNanos();
+            while (guard.ledger().outcomeOf("skewed-outage").isEmpty() && System.nanoTime() < until) {
+                Thread.sleep(50);
+            }
+            guard.drain().requestStop("test: done");
+            loop.join(10_000);
+        }
+        assertEquals(ExitCodes.OK, exit[0]);
+        assertEquals(Outcome.REJECTED, guard.ledger().outcomeOf("skewed-outage").orElseThrow(), guard.ledger().summaryLine());
+        assertTrue(store.command("LRANGE", queue + ":letters", "0", "-1").contains("skewed-outage"), "the letter is in the store");
+        assertEquals(0L, redis.llen(queue + ":dead"), "not parked by the queue");
+        assertEquals(null, redis.hget(queue + ":interruptions", skewed), "no interruption counted");
+        assertEquals(0L, redis.llen(queue), "acked, not handed back");
+        redis.del(queue, queue + ":dead", queue + ":interruptions");
+    }
+
+    /**
      * This machine's Redis keeps nothing on disk: a crash-safe queue on it would lose every job on
      * a restart of Redis, so run stops with 78 before taking one; a bad setting is a config error.
      */

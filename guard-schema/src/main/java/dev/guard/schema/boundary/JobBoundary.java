@@ -82,6 +82,23 @@ public final class JobBoundary<T> {
         this.clock = b.clock;
     }
 
+    private JobBoundary(JobBoundary<T> same, DeadLetterSink sink) {
+        this.schemas = same.schemas;
+        this.jobType = same.jobType;
+        this.jobTypeOf = same.jobTypeOf;
+        this.jobIdOf = same.jobIdOf;
+        this.mapper = same.mapper;
+        this.sink = sink;
+        this.ledger = same.ledger;
+        this.consumer = same.consumer;
+        this.clock = same.clock;
+    }
+
+    /** This boundary (same ledger) writing its dead letters through {@code wrap} of its sink. */
+    JobBoundary<T> withDeadLetters(java.util.function.UnaryOperator<DeadLetterSink> wrap) {
+        return new JobBoundary<>(this, wrap.apply(sink));
+    }
+
     /** A builder whose handler receives {@link Accepted}. */
     public static Builder<Accepted> builder() {
         return new Builder<>(a -> a);

@@ -122,7 +122,13 @@ public final class RedisListDeadLetters implements DeadLetterSink, AutoCloseable
         // DNS TTL, so after a Redis container restart (new address in a Compose network) every
         // reconnect went to the old one and each letter failed for over a minute (ComposeStackIT)
         ClientResources resources = DefaultClientResources.builder()
-                .addressResolverGroup(DefaultAddressResolverGroup.INSTANCE).build();
+                .addressResolverGroup(DefaultAddressResolverGroup.INSTANCE)
+                // reconnect at least every 2 s (lettuce: backoff up to 30 s): with commands rejected
+                // while disconnected, every letter of a job waiting for this store failed for up to
+                // half a minute after Redis was back
+                .reconnectDelay(io.lettuce.core.resource.Delay.exponential(Duration.ofMillis(100), Duration.ofSeconds(2), 2,
+                        java.util.concurrent.TimeUnit.MILLISECONDS))
+                .build();
         try {
             RedisURI uri = RedisURI.create(redisUri);
             uri.setTimeout(timeout);
