@@ -187,16 +187,6 @@ final class RedisDurability {
     }
 
     static Map<String, String> parseInfo(String info) {
-        Map<String, String> out = new LinkedHashMap<>();
-        if (info == null) {
-            return out;
-        }
-        for (String line : info.split("\r?\n")) {
-            int colon = line.indexOf(':');
-            if (colon > 0 && !line.startsWith("#")) {
-                out.put(line.substring(0, colon).trim(), line.substring(colon + 1).trim());
-            }
-        }
-        return out;
+        return dev.guard.ready.redis.RedisInfo.fields(info);
     }
 }

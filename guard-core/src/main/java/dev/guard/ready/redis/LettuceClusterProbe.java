@@ -134,7 +134,7 @@ final class LettuceClusterProbe implements Probe {
         List<RedisClusterNode> all = new ArrayList<>(partitions.getPartitions());
         learned = all.stream().filter(n -> !n.is(NodeFlag.NOADDR) && !n.is(NodeFlag.HANDSHAKE)).map(this::nodeUri).toList();
         all.sort((a, b) -> Boolean.compare(a.is(NodeFlag.UPSTREAM), b.is(NodeFlag.UPSTREAM)) * -1);
-        Map<String, String> info = infoFields(table.info());
+        Map<String, String> info = RedisInfo.fields(table.info());
         String state = info.getOrDefault("cluster_state", "?");
         List<String> loopback = new ArrayList<>();
         List<RedisClusterNode> live = new ArrayList<>();
@@ -318,17 +318,6 @@ final class LettuceClusterProbe implements Probe {
             i = j + 1;
         }
         return sb.toString();
-    }
-
-    private static Map<String, String> infoFields(String info) {
-        Map<String, String> out = new java.util.HashMap<>();
-        for (String line : info.split("\r?\n")) {
-            int colon = line.indexOf(':');
-            if (colon > 0) {
-                out.put(line.substring(0, colon).trim(), line.substring(colon + 1).trim());
-            }
-        }
-        return out;
     }
 
     @Override

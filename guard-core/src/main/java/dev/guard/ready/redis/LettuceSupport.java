@@ -9,7 +9,6 @@ import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -115,22 +114,9 @@ final class LettuceSupport {
         return v == null || !WHOLE.matcher(v).matches() ? -1 : Long.parseLong(v);
     }
 
-    /**
-     * The {@code name:value} lines of an INFO reply as a map (section headers and blank lines left
-     * out); empty for null. Read once per reply by everything that needs a field of it.
-     */
+    /** {@link RedisInfo#fields}: read once per reply by everything that needs a field of it. */
     static Map<String, String> infoFields(String info) {
-        Map<String, String> fields = new HashMap<>();
-        if (info == null) {
-            return fields;
-        }
-        for (String line : info.split("\n")) {
-            int colon = line.indexOf(':');
-            if (colon > 0 && line.charAt(0) != '#') {
-                fields.put(line.substring(0, colon), line.substring(colon + 1).strip());
-            }
-        }
-        return fields;
+        return RedisInfo.fields(info);
     }
 
     /*
