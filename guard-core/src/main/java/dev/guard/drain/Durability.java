@@ -58,9 +58,16 @@ public record Durability(Verdict verdict, String broker, String found, String lo
         return new Durability(Verdict.NOT_REPORTED, source, "the source does not report what its broker keeps", "", "");
     }
 
-    /** True when a restart of the broker loses jobs. */
-    public boolean losesJobs() {
-        return verdict == Verdict.LOST_ON_RESTART;
+    /**
+     * The verdict from a broker's findings: kept when nothing would be lost, otherwise lost with
+     * every loss and every action named; {@code found} joined with "; ".
+     */
+    public static Durability of(String broker, java.util.List<String> found, java.util.List<String> loses,
+            java.util.List<String> actions) {
+        if (loses.isEmpty()) {
+            return kept(broker, String.join("; ", found));
+        }
+        return lost(broker, String.join("; ", found), String.join("; and ", loses), String.join("; ", actions));
     }
 
     /** Several lines: the broker, what it said, what a restart loses, what to set. */

@@ -93,10 +93,7 @@ final class KafkaDurability {
             actions.add("kafka-configs.sh --alter --entity-type topics --entity-name " + topic
                     + " --add-config unclean.leader.election.enable=false");
         }
-        if (loses.isEmpty()) {
-            return Durability.kept(broker, String.join("; ", found));
-        }
-        return Durability.lost(broker, String.join("; ", found), String.join("; and ", loses), String.join("; ", actions));
+        return Durability.of(broker, found, loses, actions);
     }
 
     private static String valueOf(Config config, String name) {

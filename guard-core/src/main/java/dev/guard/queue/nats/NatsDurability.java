@@ -82,9 +82,6 @@ final class NatsDurability {
                         + " new jobs, which the producer sees, instead of deleting queued ones");
             }
         }
-        if (loses.isEmpty()) {
-            return Durability.kept(broker, String.join("; ", found));
-        }
-        return Durability.lost(broker, String.join("; ", found), String.join("; and ", loses), String.join("; ", actions));
+        return Durability.of(broker, found, loses, actions);
     }
 }

@@ -1,6 +1,7 @@
 package dev.guard.queue.redis;
 
 import dev.guard.drain.Durability;
+import dev.guard.ready.redis.RedisInfo;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
@@ -59,7 +60,7 @@ final class RedisDurability {
             Map<String, String> p = null;
             String pr = null;
             try {
-                p = parseInfo(redis.info("persistence"));
+                p = RedisInfo.fields(redis.info("persistence"));
             } catch (RedisException e) {
                 pr = Redis.describe(e);
             }
@@ -67,7 +68,7 @@ final class RedisDurability {
             persistenceRefused = pr;
             Map<String, String> s;
             try {
-                s = parseInfo(redis.info("server"));
+                s = RedisInfo.fields(redis.info("server"));
             } catch (RedisException e) {
                 s = Map.of();
             }
@@ -151,10 +152,7 @@ final class RedisDurability {
                         + " deleting queued ones)");
             }
         }
-        if (loses.isEmpty()) {
-            return Durability.kept(broker, String.join("; ", found));
-        }
-        return Durability.lost(broker, String.join("; ", found), String.join("; and ", loses), String.join("; ", actions));
+        return Durability.of(broker, found, loses, actions);
     }
 
     private static String sinceLastSnapshot(Map<String, String> persistence) {
@@ -184,9 +182,5 @@ final class RedisDurability {
         }
         String version = server.get("redis_version");
         return version == null ? "Redis" : "Redis " + version;
-    }
-
-    static Map<String, String> parseInfo(String info) {
-        return dev.guard.ready.redis.RedisInfo.fields(info);
     }
 }

@@ -147,7 +147,7 @@ class RedisDurabilityTest {
     /** Pure reading of what a server said: Valkey names itself, fsync 'always' adds no caveat. */
     @Test
     void valkeyIsNamedAndAlwaysFsyncHasNoCaveat() {
-        Map<String, String> server = RedisDurability.parseInfo("# Server\r\nredis_version:7.2.4\r\nserver_name:valkey\r\n"
+        Map<String, String> server = dev.guard.ready.redis.RedisInfo.fields("# Server\r\nredis_version:7.2.4\r\nserver_name:valkey\r\n"
                 + "valkey_version:8.0.1\r\n");
         Durability d = RedisDurability.judge(new RedisDurability.Answers(Map.of("aof_enabled", "1"), null, server,
                 Map.of("appendonly", "yes", "appendfsync", "always", "maxmemory", "0", "maxmemory-policy", "allkeys-lru"),

@@ -68,7 +68,7 @@ public final class JobBoundary<T> {
     private final Ledger ledger;
     private final String consumer;
     private final Clock clock;
-    private final AtomicLong anonymous = new AtomicLong();
+    private final AtomicLong anonymous;
 
     JobBoundary(Builder<T> b) {
         this.schemas = b.schemas;
@@ -80,6 +80,7 @@ public final class JobBoundary<T> {
         this.ledger = b.ledger;
         this.consumer = b.consumer;
         this.clock = b.clock;
+        this.anonymous = new AtomicLong();
     }
 
     private JobBoundary(JobBoundary<T> same, DeadLetterSink sink) {
@@ -92,6 +93,7 @@ public final class JobBoundary<T> {
         this.ledger = same.ledger;
         this.consumer = same.consumer;
         this.clock = same.clock;
+        this.anonymous = same.anonymous; // one count for both: their ids go to the same ledger
     }
 
     /** This boundary (same ledger) writing its dead letters through {@code wrap} of its sink. */
