@@ -109,7 +109,6 @@ class ComposeStackIT {
         List<String> failures = new ArrayList<>();
         for (int i = 1; i <= runs; i++) {
             try (Stack stack = new Stack("guardcold" + i, "")) {
-                int had = failures.size();
                 long start = System.nanoTime();
                 stack.upOk();
                 double up = seconds(start);
@@ -127,9 +126,6 @@ class ComposeStackIT {
                     }
                 }
                 stack.stopWorkersDrained(failures);
-                if (failures.size() > had) {
-                    stack.saveLogs();
-                }
                 record(line.toString());
             }
         }
@@ -192,39 +188,38 @@ class ComposeStackIT {
     record Kill(List<String> services, String watched, int after) {}
 
     /**
-     * Each kill in turn: SIGKILLs its services once its watched worker has processed that many jobs,
-     * starts them 3 s later; then every job must reconcile, and both workers must drain on SIGTERM.
+     * SIGKILLs the kill's services once its watched worker has processed that many jobs, starts
+     * them 3 s later; then every job must reconcile, and both workers must drain on SIGTERM. Every
+     * service's log is in {@code compose.log} beside the run's manifests ({@link Stack#close}).
      */
-    void killAndRestartMidRun(String project, int workMs, Kill... kills) throws Exception {
+    void killAndRestartMidRun(String project, int workMs, Kill k) throws Exception {
         // the workers are mid-run (workMs x 1000 jobs of work each) when a service dies
         String slow = "  worker:\n    environment:\n      JOB_WORK_MS: \"" + workMs + "\"\n"
                 + "  worker-amqp:\n    environment:\n      JOB_WORK_MS: \"" + workMs + "\"\n";
         try (Stack stack = new Stack(project, slow)) {
             long start = System.nanoTime();
             stack.upOk();
-            StringBuilder line = new StringBuilder();
-            for (Kill k : kills) {
-                stack.awaitLog(k.watched(), l -> countProcessed(l) >= k.after(), k.after() + " jobs processed by " + k.watched());
-                stack.awaitExited("backend");
-                stack.awaitExited("backend-amqp");
-                StringBuilder before = new StringBuilder();
-                for (Flow f : FLOWS) {
-                    before.append(before.length() == 0 ? "" : ", ").append(f.worker()).append(' ')
-                            .append(countProcessed(stack.logs(f.worker())));
-                }
-                List<String> kill = new ArrayList<>(List.of("kill", "--signal", "KILL"));
-                k.services().forEach(service -> kill.add(stack.container(service)));
-                engine.podmanOk(kill.toArray(String[]::new));
-                double killedAt = seconds(start);
-                // the outage: the workers meet dead servers while they are down
-                Thread.sleep(3000);
-                List<String> startThem = new ArrayList<>(List.of("start"));
-                startThem.addAll(k.services());
-                BoundedRun.Result restart = stack.compose(Duration.ofMinutes(2), startThem.toArray(String[]::new));
-                assertEquals(0, restart.exit(), restart.output());
-                line.append(String.format(Locale.ROOT, "%s killed at %.1f s (processed by then: %s), restarted 3 s later; ",
-                        String.join(" and ", k.services()), killedAt, before));
+            stack.awaitLog(k.watched(), l -> countProcessed(l) >= k.after(), k.after() + " jobs processed by " + k.watched());
+            stack.awaitExited("backend");
+            stack.awaitExited("backend-amqp");
+            StringBuilder before = new StringBuilder();
+            for (Flow f : FLOWS) {
+                before.append(before.length() == 0 ? "" : ", ").append(f.worker()).append(' ')
+                        .append(countProcessed(stack.logs(f.worker())));
             }
+            List<String> kill = new ArrayList<>(List.of("kill", "--signal", "KILL"));
+            k.services().forEach(service -> kill.add(stack.container(service)));
+            engine.podmanOk(kill.toArray(String[]::new));
+            double killedAt = seconds(start);
+            // the outage: the workers meet dead servers while they are down
+            Thread.sleep(3000);
+            List<String> startThem = new ArrayList<>(List.of("start"));
+            startThem.addAll(k.services());
+            BoundedRun.Result restart = stack.compose(Duration.ofMinutes(2), startThem.toArray(String[]::new));
+            assertEquals(0, restart.exit(), restart.output());
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
+                    "%s killed at %.1f s (processed by then: %s), restarted 3 s later; ",
+                    String.join(" and ", k.services()), killedAt, before));
             Map<Flow, Reconciler.Tally> tallies = stack.awaitOutcomes();
             line.append(String.format(Locale.ROOT, "every job had its outcome at %.1f s;", seconds(start)));
             List<String> failures = new ArrayList<>();
@@ -240,7 +235,6 @@ class ComposeStackIT {
             if (failures.isEmpty()) {
                 stack.stopWorkersDrained(failures);
             }
-            stack.saveLogs(); // a kill run's logs are its evidence, passed or not
             record(line.toString());
             assertTrue(failures.isEmpty(), String.join("\n", failures));
         }
@@ -372,14 +366,6 @@ class ComposeStackIT {
 
         String logs(String service) throws IOException, InterruptedException {
             return engine.podman("logs", container(service)).output();
-        }
-
-        /** Every service's log into {@link #dir} ({@code <service>.log}): the containers go with the stack. */
-        void saveLogs() throws IOException, InterruptedException {
-            for (String service : List.of("redis", "rabbitmq", "backend", "backend-amqp", "guard-init", "guard-init-amqp",
-                    "worker", "worker-amqp")) {
-                Files.writeString(dir.resolve(service + ".log"), logs(service), StandardCharsets.UTF_8);
-            }
         }
 
         String inspect(String service, String format) throws IOException, InterruptedException {
