@@ -33,11 +33,14 @@ public final class KafkaBroker extends LocalServer<KafkaBroker> {
     private final Duration startTimeout;
     private final Path properties;
     private final String clusterId = Uuid.randomUuid().toString();
+    /** The address clients are told to use ({@link Builder#advertisedHost}); 127.0.0.1 unless set. */
+    private final String advertisedHost;
     private boolean formatted;
     private Duration lastStartTime;
 
     KafkaBroker(Builder builder) {
         super("Kafka broker", builder.port, "kafka-", "broker.log", Duration.ofSeconds(30), 30);
+        this.advertisedHost = builder.advertisedHost;
         this.controllerPort = FreePorts.next();
         this.startTimeout = builder.startTimeout;
         this.properties = dir().resolve("server.properties");
@@ -68,9 +71,9 @@ public final class KafkaBroker extends LocalServer<KafkaBroker> {
         return this;
     }
 
-    /** {@code 127.0.0.1:port}. */
+    /** {@code 127.0.0.1:port}, or the advertised host's address and the port. */
     public String bootstrapServers() {
-        return HOST + ":" + port();
+        return (advertisedHost == null ? HOST : advertisedHost) + ":" + port();
     }
 
     /** The KRaft controller listener's port (not for clients). */
@@ -93,8 +96,9 @@ public final class KafkaBroker extends LocalServer<KafkaBroker> {
                 "process.roles=broker,controller",
                 "node.id=1",
                 "controller.quorum.bootstrap.servers=" + HOST + ":" + controllerPort,
-                "listeners=PLAINTEXT://" + HOST + ":" + port() + ",CONTROLLER://" + HOST + ":" + controllerPort,
-                "advertised.listeners=PLAINTEXT://" + HOST + ":" + port(),
+                "listeners=PLAINTEXT://" + (advertisedHost == null ? HOST : "0.0.0.0") + ":" + port()
+                        + ",CONTROLLER://" + HOST + ":" + controllerPort,
+                "advertised.listeners=PLAINTEXT://" + (advertisedHost == null ? HOST : advertisedHost) + ":" + port(),
                 "controller.listener.names=CONTROLLER",
                 "inter.broker.listener.name=PLAINTEXT",
                 "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
@@ -215,8 +219,19 @@ public final class KafkaBroker extends LocalServer<KafkaBroker> {
     public static final class Builder {
         private int port;
         private Duration startTimeout = Duration.ofSeconds(90);
+        private String advertisedHost;
 
         Builder() {}
+
+        /**
+         * Listen on every address and tell clients to connect to {@code host} (an address of this
+         * machine that another network namespace reaches, such as {@link NetworkNamespace#hostAddress()}):
+         * a client takes the broker's address from its metadata, not from its bootstrap list.
+         */
+        public Builder advertisedHost(String host) {
+            this.advertisedHost = java.util.Objects.requireNonNull(host, "host");
+            return this;
+        }
 
         /** How long start() waits for the first metadata answer (default 90 s; ~6-20 s seen on 2 busy cores). */
         public Builder startTimeout(Duration timeout) {

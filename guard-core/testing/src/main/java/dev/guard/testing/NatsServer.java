@@ -24,6 +24,7 @@ public final class NatsServer extends LocalServer<NatsServer> {
     private final boolean jetStream;
     private final String user;
     private final String password;
+    private final String listenAddress;
     /** The local nats-server, or null when the server runs in a container ({@value #IMAGE}). */
     private final Path binary;
 
@@ -32,6 +33,7 @@ public final class NatsServer extends LocalServer<NatsServer> {
         this.jetStream = builder.jetStream;
         this.user = builder.user;
         this.password = builder.password;
+        this.listenAddress = builder.listenAddress;
         this.binary = Children.localOrDocker("nats-server", "apt-get install nats-server").orElse(null);
     }
 
@@ -49,7 +51,7 @@ public final class NatsServer extends LocalServer<NatsServer> {
         if (!inContainer) {
             cmd.add(binary.toString()); // the nats image's entrypoint is nats-server itself
         }
-        cmd.addAll(List.of("-a", inContainer ? "0.0.0.0" : HOST, "-p", Integer.toString(port())));
+        cmd.addAll(List.of("-a", inContainer ? "0.0.0.0" : listenAddress, "-p", Integer.toString(port())));
         if (jetStream) {
             String store = inContainer ? ContainerChild.DATA + "/jetstream" : dir().resolve("jetstream").toString();
             cmd.addAll(List.of("-js", "-sd", store));
@@ -106,8 +108,18 @@ public final class NatsServer extends LocalServer<NatsServer> {
         private boolean jetStream = true;
         private String user;
         private String password;
+        private String listenAddress = HOST;
 
         Builder() {}
+
+        /**
+         * Listen on {@code address} instead of 127.0.0.1 ({@code 0.0.0.0}: every address, so that a
+         * worker in another network namespace reaches it); {@link NatsServer#url()} still names 127.0.0.1.
+         */
+        public Builder listenOn(String address) {
+            this.listenAddress = java.util.Objects.requireNonNull(address, "address");
+            return this;
+        }
 
         /** The port; 0 (default) picks a free one at {@code build()}. */
         public Builder port(int port) {
