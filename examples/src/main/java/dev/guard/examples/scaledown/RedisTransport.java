@@ -80,17 +80,18 @@ final class RedisTransport implements Transport {
         client.shutdown(Duration.ZERO, Duration.ofSeconds(1));
     }
 
-    /** A worker's sources on {@code client}. */
-    static Sources sources(RedisClient client) {
-        return (mode, prefix, workerId, config) -> open(client, mode, prefix, workerId, config);
+    /** A worker's sources on {@code client}; the reaper's counts go to the sink's Redis ({@code sink}). */
+    static Sources sources(RedisClient client, RedisClient sink) {
+        return (mode, prefix, workerId, config) -> open(client, sink, mode, prefix, workerId, config);
     }
 
-    private static JobSource<?> open(RedisClient client, Mode mode, String prefix, String workerId, DrainConfig config) {
+    private static JobSource<?> open(RedisClient client, RedisClient sink, Mode mode, String prefix, String workerId,
+            DrainConfig config) {
         if (mode == Mode.CRASH_SAFE) {
             return CrashSafeListQueue.builder(client, queue(prefix)).workerId(workerId).leaseTtl(LEASE).reapEvery(REAP_EVERY)
                     .pollTimeout(Worker.POLL).handBackTimeout(config.safetyMargin())
                     .onReap(r -> {
-                        try (StatefulRedisConnection<String, String> c = client.connect()) {
+                        try (StatefulRedisConnection<String, String> c = sink.connect()) {
                             c.sync().incrby(prefix + ":reaped", r.jobsReturned());
                         }
                     })

@@ -8,11 +8,18 @@ import java.util.List;
  * (redelivered: hand-backs and crash recoveries), ids written more than once, distinct ids in the
  * sink, dead-lettered ids, wall time; the key prefix of the run (its keys are deleted after the
  * run unless {@link ExperimentConfig#keepKeys()}); for SIGKILLed workers that held a job, the
- * milliseconds from the kill to another worker's fetch of that job.
+ * milliseconds from the kill to another worker's fetch of that job; workers that exited by themselves
+ * and were replaced; the settle time of the run's faults ({@code Trial}: from a fault's end until
+ * every job held when it began had its outcome; -1 when one never did; {@link #NO_FAULT} without faults),
+ * and from a fault's end until the fleet's next outcome (how long it stood still).
  */
 public record Row(Transport.Kind broker, Mode mode, int terminated, int lost, long handedBack, long reaped,
         long redelivered, int processedTwice, int distinctResults, long deadLettered, long millis, List<String> lostIds,
-        String keyPrefix, List<Long> pickupMillis) {
+        String keyPrefix, List<Long> pickupMillis, int restarts, long settleMillis,
+        long resumeMillis) {
+
+    /** {@link #settleMillis()} of a run without faults. */
+    static final long NO_FAULT = -2;
 
     static String header() {
         return String.format("| %-8s | %-36s | %10s | %5s | %11s | %11s | %15s | %8s | %-22s |", "broker", "worker",

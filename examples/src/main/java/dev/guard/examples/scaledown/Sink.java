@@ -6,22 +6,26 @@ import io.lettuce.core.api.StatefulRedisConnection;
 /**
  * The idempotent result store: an upsert keyed by job id ({@code HSET <prefix>:results id
  * worker}), so a job run twice is counted once; runs are counted apart
- * ({@code HINCRBY <prefix>:runs id 1}). Both in one script, so a SIGKILL cannot split them.
+ * ({@code HINCRBY <prefix>:runs id 1}), and the first write's time in ms ({@code HSETNX <prefix>:at id ms}: when
+ * the job first had its outcome). All in one script, so a SIGKILL cannot split them.
  */
 final class Sink {
 
     private static final String WRITE = "redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]);"
+            + " redis.call('HSETNX', KEYS[3], ARGV[1], ARGV[3]);"
             + " return redis.call('HINCRBY', KEYS[2], ARGV[1], 1)";
 
     private final StatefulRedisConnection<String, String> connection;
     private final String results;
     private final String runs;
+    private final String at;
     private final String sha;
 
     Sink(StatefulRedisConnection<String, String> connection, String prefix) {
         this.connection = connection;
         this.results = results(prefix);
         this.runs = runs(prefix);
+        this.at = at(prefix);
         this.sha = connection.sync().scriptLoad(WRITE);
     }
 
@@ -33,9 +37,14 @@ final class Sink {
         return prefix + ":runs";
     }
 
+    static String at(String prefix) {
+        return prefix + ":at";
+    }
+
     /** Returns how often this job has now been written (1 the first time). */
     long write(String jobId, String worker) {
-        Long n = connection.sync().evalsha(sha, ScriptOutputType.INTEGER, new String[] {results, runs}, jobId, worker);
+        Long n = connection.sync().evalsha(sha, ScriptOutputType.INTEGER, new String[] {results, runs, at}, jobId, worker,
+                Long.toString(System.currentTimeMillis()));
         return n;
     }
 }

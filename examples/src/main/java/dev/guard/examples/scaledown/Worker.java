@@ -59,7 +59,8 @@ public final class Worker {
             Sink sink = new Sink(sinkConnection, prefix);
             Transport.Sources sources;
             switch (kind) {
-                case REDIS -> sources = RedisTransport.sources(endpoint.equals(sinkUri) ? sinkClient : RedisClient.create(endpoint));
+                case REDIS -> sources = RedisTransport.sources(
+                        endpoint.equals(sinkUri) ? sinkClient : RedisClient.create(endpoint), sinkClient);
                 case RABBITMQ -> {
                     Connection c = AmqpTransport.factory(endpoint).newConnection(workerId);
                     brokerConnection = c::close;
