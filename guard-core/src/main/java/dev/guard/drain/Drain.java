@@ -43,6 +43,7 @@ public final class Drain {
     private final AtomicLong done = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
     private final AtomicLong handedBack = new AtomicLong();
+    private final AtomicLong ackFailed = new AtomicLong();
     private final List<String> handBackFailedIds = new ArrayList<>();
     private volatile ShutdownReceipt finalReceipt;
     private volatile String sourceLost;
@@ -185,6 +186,11 @@ public final class Drain {
         failed.incrementAndGet();
     }
 
+    /** A done job whose ack failed: counted apart (the broker gives it out again; it may run twice). */
+    public void jobAckFailed() {
+        ackFailed.incrementAndGet();
+    }
+
     public void jobHandedBack() {
         handedBack.incrementAndGet();
     }
@@ -210,7 +216,7 @@ public final class Drain {
         }
         long drainMillis = stopping ? TimeUnit.NANOSECONDS.toMillis(nanoClock.getAsLong() - stopNanos) : 0;
         return new ShutdownReceipt(config.workerId(), reason, fetched.get(), done.get(), failed.get(),
-                handedBack.get(), failedIds, drainMillis, sourceLost);
+                handedBack.get(), failedIds, drainMillis, sourceLost, ackFailed.get());
     }
 
     /**

@@ -78,10 +78,10 @@ public final class DrainLoop<J> {
                 handBack(job, "fetched as the stop arrived");
                 break;
             }
+            boolean handled = false;
             try {
                 handler.handle(job, drain);
-                source.ack(job);
-                drain.jobDone();
+                handled = true;
             } catch (HandBack signal) {
                 if (handBack) {
                     handBack(job, signal.getMessage());
@@ -104,12 +104,13 @@ public final class DrainLoop<J> {
                     }
                     continue;
                 }
-                drain.jobFailed();
                 LOG.warn("guard drain: job {} failed: {}", source.idOf(job), e.toString());
                 try {
                     source.fail(job, e);
+                    drain.jobFailed();
                 } catch (RuntimeException failError) {
-                    // a delete-on-read queue kept no copy: the receipt names the job and is not clean
+                    // a delete-on-read queue kept no copy: the receipt names the job (once: not also as
+                    // failed) and is not clean
                     String id = source.idOf(job);
                     drain.jobHandBackFailed(id);
                     LOG.error("guard drain: job {} failed and could not be parked ({}); it may be lost unless the queue"
@@ -117,8 +118,29 @@ public final class DrainLoop<J> {
                             dev.guard.ExitCodes.SOFTWARE);
                 }
             }
+            if (handled) {
+                acknowledge(job);
+            }
         }
         return drain.finish();
+    }
+
+    /**
+     * The handler finished the job: it is done, whatever its ack does. An ack that fails (the broker
+     * is down or the connection gone) leaves the job with the broker, which gives it out again: it is
+     * not failed, not dead-lettered and not lost, but it may run twice, which the log and the
+     * receipt ({@code ack_failed}) say.
+     */
+    private void acknowledge(J job) {
+        try {
+            source.ack(job);
+        } catch (RuntimeException e) {
+            String id = source.idOf(job);
+            drain.jobAckFailed();
+            LOG.warn("guard drain: job {} is done, but its ack failed ({}); the broker still holds it and will give it out"
+                    + " again, so it may run twice: its effects must be idempotent", id, e.toString());
+        }
+        drain.jobDone();
     }
 
     /** True when the job went back to the queue. */

@@ -9,7 +9,8 @@ import java.util.Map;
 
 /**
  * What one worker did with the jobs it took: fetched, done, failed, handed back, and the ids it
- * failed to hand back (those are possibly lost). Printed as one line and as JSON when the worker
+ * failed to hand back (those are possibly lost); of the done jobs, how many had an ack that failed
+ * (the broker gives them out again: they may run twice, they are not lost). Printed as one line and as JSON when the worker
  * stops; {@link #exitCode()} is what {@code main} should exit with.
  */
 public final class ShutdownReceipt {
@@ -25,15 +26,17 @@ public final class ShutdownReceipt {
     private final List<String> handBackFailedIds;
     private final long drainMillis;
     private final String sourceLost;
+    private final long ackFailed;
 
     ShutdownReceipt(String workerId, String reason, long fetched, long done, long failed, long handedBack,
             List<String> handBackFailedIds, long drainMillis) {
-        this(workerId, reason, fetched, done, failed, handedBack, handBackFailedIds, drainMillis, null);
+        this(workerId, reason, fetched, done, failed, handedBack, handBackFailedIds, drainMillis, null, 0);
     }
 
     ShutdownReceipt(String workerId, String reason, long fetched, long done, long failed, long handedBack,
-            List<String> handBackFailedIds, long drainMillis, String sourceLost) {
+            List<String> handBackFailedIds, long drainMillis, String sourceLost, long ackFailed) {
         this.sourceLost = sourceLost;
+        this.ackFailed = ackFailed;
         this.workerId = workerId;
         this.reason = reason;
         this.fetched = fetched;
@@ -67,6 +70,11 @@ public final class ShutdownReceipt {
 
     public long handedBack() {
         return handedBack;
+    }
+
+    /** Done jobs whose ack failed: the broker still holds them and gives them out again (they may run twice). */
+    public long ackFailed() {
+        return ackFailed;
     }
 
     public long handBackFailed() {
@@ -110,6 +118,7 @@ public final class ShutdownReceipt {
                 .append(" reason=").append(reason)
                 .append(" fetched=").append(fetched)
                 .append(" done=").append(done)
+                .append(ackFailed > 0 ? " ack_failed=" + ackFailed : "")
                 .append(" failed=").append(failed)
                 .append(" handed_back=").append(handedBack)
                 .append(" hand_back_failed=").append(handBackFailedIds.size());
@@ -133,6 +142,7 @@ public final class ShutdownReceipt {
         m.put("reason", reason);
         m.put("fetched", fetched);
         m.put("done", done);
+        m.put("ackFailed", ackFailed);
         m.put("failed", failed);
         m.put("handedBack", handedBack);
         m.put("handBackFailed", handBackFailedIds.size());
