@@ -20,6 +20,8 @@ public record Row(Transport.Kind broker, Mode mode, int terminated, int lost, lo
 
     /** {@link #settleMillis()} of a run without faults. */
     static final long NO_FAULT = -2;
+    /** {@link #resumeMillis()} when every job had its outcome before the fault ended: nothing was left to resume. */
+    static final long NOTHING_LEFT = -3;
 
     static String header() {
         return String.format("| %-8s | %-36s | %10s | %5s | %11s | %11s | %15s | %8s | %-22s |", "broker", "worker",

@@ -325,7 +325,7 @@ final class Trial {
         return new Row(transport.kind(), mode, terminated, lost.size(), number(prefix + ":handedback"),
                 number(prefix + ":reaped"), number(prefix + ":redelivered"), twice, written.size(), dead.size(), millis,
                 List.copyOf(lost), prefix, List.copyOf(pickups), restarts, settleMillis(faults, at, dead),
-                resumeMillis(faults, at));
+                resumeMillis(faults, at, ids.size(), dead));
     }
 
     /**
@@ -350,15 +350,17 @@ final class Trial {
     /**
      * From the end of each fault until the fleet's next outcome (the first job written to the sink
      * after it), the longest over the faults: how long the fleet stood still; {@link Row#NO_FAULT}
-     * without faults, -1 when nothing was written after a fault.
+     * without faults, {@link Row#NOTHING_LEFT} when every job had its outcome before a fault ended, -1
+     * when jobs were left and nothing was written after it.
      */
-    private static long resumeMillis(List<Map.Entry<Set<String>, Long>> faults, Map<String, String> at) {
+    private static long resumeMillis(List<Map.Entry<Set<String>, Long>> faults, Map<String, String> at, int jobs,
+            Set<String> dead) {
         long resume = faults.isEmpty() ? Row.NO_FAULT : 0;
         for (Map.Entry<Set<String>, Long> f : faults) {
             long end = f.getValue();
             long next = at.values().stream().mapToLong(Long::parseLong).filter(t -> t >= end).min().orElse(-1);
             if (next < 0) {
-                return -1;
+                return at.size() + dead.size() >= jobs ? Row.NOTHING_LEFT : -1;
             }
             resume = Math.max(resume, next - end);
         }

@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * production. {@link #wrap} runs a command inside it ({@code ip netns exec}); the servers it talks
  * to listen on {@link #hostAddress()} (or on every address). {@link #cut} black-holes its TCP to
  * some of the host's ports (iptables DROP inside the namespace, both directions: packets vanish, no
- * reset, no ICMP), as a partition does; {@link #heal} removes the rules. Needs root, {@code ip}
+ * reset, no ICMP), as a partition does; {@link #degrade} makes the link slow and lossy instead;
+ * {@link #heal} undoes either. Needs root, {@code ip}
  * (iproute2) and {@code iptables} (Debian: {@code apt-get install iptables}); {@link #create} says
  * so when one is missing. {@link #close} deletes the namespace and its veth pair; a JVM shutdown
  * hook does it too.
@@ -26,12 +27,16 @@ public final class NetworkNamespace implements AutoCloseable {
     private final String name;
     private final String hostAddress;
     private final String address;
+    private final String insideLink;
     private final List<String> rules = new ArrayList<>();
     private final Thread cleanup;
     private boolean closed;
 
-    private NetworkNamespace(String name, String hostAddress, String address) {
+    private boolean shaped;
+
+    private NetworkNamespace(String name, String hostAddress, String address, String insideLink) {
         this.name = name;
+        this.insideLink = insideLink;
         this.hostAddress = hostAddress;
         this.address = address;
         this.cleanup = new Thread(() -> run(false, "ip", "netns", "delete", name), "netns-cleanup-" + name);
@@ -61,7 +66,7 @@ public final class NetworkNamespace implements AutoCloseable {
         if (base == null) {
             throw new IllegalStateException("no free /30 in 10.213.0.0/16 for a network namespace");
         }
-        NetworkNamespace ns = new NetworkNamespace(name, base + (first + 1), base + (first + 2));
+        NetworkNamespace ns = new NetworkNamespace(name, base + (first + 1), base + (first + 2), inside);
         Runtime.getRuntime().addShutdownHook(ns.cleanup);
         try {
             run(true, "ip", "netns", "add", name);
@@ -114,8 +119,35 @@ public final class NetworkNamespace implements AutoCloseable {
         }
     }
 
-    /** Removes every rule {@link #cut} added: the link carries again, and held TCP segments are retransmitted. */
+    /**
+     * A slow, lossy link instead of none: each packet between the namespace and these ports is dropped
+     * with probability {@code loss} (iptables {@code statistic}, both directions), and everything the
+     * namespace sends is limited to {@code rate} ({@code tc tbf}, e.g. {@code 256kbit}; 200 ms of
+     * queue). tc netem (delay) is not used: this machine's kernel has no {@code sch_netem}. Until
+     * {@link #heal}.
+     */
+    public synchronized void degrade(double loss, String rate, int... ports) {
+        if (loss < 0 || loss >= 1) {
+            throw new IllegalArgumentException("loss must be in [0, 1), was " + loss);
+        }
+        String probability = String.format(java.util.Locale.ROOT, "%.4f", loss);
+        for (int port : ports) {
+            String p = Integer.toString(port);
+            addRule("OUTPUT", "-p", "tcp", "-d", hostAddress, "--dport", p, "-m", "statistic", "--mode", "random",
+                    "--probability", probability, "-j", "DROP");
+            addRule("INPUT", "-p", "tcp", "-s", hostAddress, "--sport", p, "-m", "statistic", "--mode", "random",
+                    "--probability", probability, "-j", "DROP");
+        }
+        inside("tc", "qdisc", "add", "dev", insideLink, "root", "tbf", "rate", rate, "burst", "16kbit", "latency", "200ms");
+        shaped = true;
+    }
+
+    /** Removes every rule {@link #cut} or {@link #degrade} added: the link carries again, held TCP segments are retransmitted. */
     public synchronized void heal() {
+        if (shaped) {
+            inside("tc", "qdisc", "del", "dev", insideLink, "root");
+            shaped = false;
+        }
         for (String rule : List.copyOf(rules)) {
             List<String> cmd = new ArrayList<>(List.of("iptables", "-D"));
             cmd.addAll(List.of(rule.split(" ")));
@@ -124,9 +156,9 @@ public final class NetworkNamespace implements AutoCloseable {
         }
     }
 
-    /** True while a {@link #cut} is in force. */
+    /** True while a {@link #cut} or {@link #degrade} is in force. */
     public synchronized boolean isCut() {
-        return !rules.isEmpty();
+        return !rules.isEmpty() || shaped;
     }
 
     /** Deletes the namespace (and with it the veth pair and its rules). Idempotent. */

@@ -41,6 +41,34 @@ class NetworkNamespaceTest {
         }
     }
 
+    /** A degraded link still carries (TCP retransmits what is dropped), through real rules and a real qdisc. */
+    @Test
+    void aDegradedLinkDropsSomePacketsAndIsRateLimitedUntilHealed() throws Exception {
+        try (NetworkNamespace ns = NetworkNamespace.create();
+                RedisServer redis = RedisServer.builder().alsoBind(ns.hostAddress()).build().start()) {
+            ns.degrade(0.2, "256kbit", redis.port());
+            assertTrue(ns.isCut());
+            assertTrue(inside(ns, "iptables", "-S").contains("--probability 0.2"), inside(ns, "iptables", "-S"));
+            assertTrue(inside(ns, "tc", "qdisc", "show").contains("tbf"), inside(ns, "tc", "qdisc", "show"));
+            String reply = "";
+            for (int attempt = 0; attempt < 5 && !reply.equals("PONG"); attempt++) {
+                reply = ping(ns, redis.port());
+            }
+            assertEquals("PONG", reply, "a lossy link should still carry a PING within five tries of 3 s");
+            ns.heal();
+            assertFalse(ns.isCut());
+            assertFalse(inside(ns, "iptables", "-S").contains("statistic"), inside(ns, "iptables", "-S"));
+            assertFalse(inside(ns, "tc", "qdisc", "show").contains("tbf"), inside(ns, "tc", "qdisc", "show"));
+        }
+    }
+
+    private static String inside(NetworkNamespace ns, String... command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(ns.wrap(List.of(command))).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor(20, TimeUnit.SECONDS);
+        return out;
+    }
+
     /** PING from inside the namespace with redis-cli, given 3 s in all ({@code timeout 3}); its output. */
     private static String ping(NetworkNamespace ns, int port) throws IOException, InterruptedException {
         String cli = Children.findBinary("redis-cli").map(Object::toString).orElse("redis-cli");
