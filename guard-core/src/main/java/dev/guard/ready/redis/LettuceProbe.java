@@ -252,7 +252,7 @@ final class LettuceProbe implements Probe {
      * {@code seen}; plain text when unreadable. Null when INFO says the load is over ({@code loading:0}).
      */
     private ProbeResult loading(String info, long seen, Exception e, Timer timer) {
-        Map<String, String> fields = LettuceSupport.infoFields(info);
+        Map<String, String> fields = RedisInfo.fields(info);
         if ("0".equals(fields.get("loading"))) {
             return null;
         }

@@ -94,7 +94,7 @@ final class LettuceSupport {
 
     /** {@code dataset 40% loaded, eta 3s} from {@code INFO persistence} text; plain text when unreadable. */
     static String loadingDetail(String info) {
-        return loadingDetail(infoFields(info));
+        return loadingDetail(RedisInfo.fields(info));
     }
 
     /** {@code dataset 40% loaded, eta 3s} from the fields of {@code INFO persistence}; plain text when unreadable. */
@@ -112,11 +112,6 @@ final class LettuceSupport {
     static long wholeNumber(Map<String, String> info, String field) {
         String v = info.get(field);
         return v == null || !WHOLE.matcher(v).matches() ? -1 : Long.parseLong(v);
-    }
-
-    /** {@link RedisInfo#fields}: read once per reply by everything that needs a field of it. */
-    static Map<String, String> infoFields(String info) {
-        return RedisInfo.fields(info);
     }
 
     /*

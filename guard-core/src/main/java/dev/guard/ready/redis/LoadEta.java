@@ -37,7 +37,7 @@ final class LoadEta {
      * midpoint) and returns the time from {@code nanos} until the load is expected to end, or null.
      */
     Duration update(String info, long nanos) {
-        return update(LettuceSupport.infoFields(info), nanos);
+        return update(RedisInfo.fields(info), nanos);
     }
 
     /** {@link #update(String, long)} on the fields of the reply, read once by the caller. */
