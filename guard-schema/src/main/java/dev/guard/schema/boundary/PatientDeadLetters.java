@@ -1,5 +1,7 @@
 package dev.guard.schema.boundary;
 
+import dev.failsafe.Execution;
+import dev.failsafe.RetryPolicy;
 import dev.guard.config.Redaction;
 import dev.guard.drain.Drain;
 import dev.guard.schema.deadletter.DeadLetter;
@@ -18,6 +20,10 @@ import org.slf4j.LoggerFactory;
  * run's lost job (ComposeStackIT, issue 40): a skewed job met the dead-letter connection while it
  * was still reconnecting after Redis restarted, and burned its three interruptions in under a
  * second. An outage of the store is the worker's problem, not the job's: the worker waits.
+ *
+ * <p>The schedule is failsafe's ({@link RetryPolicy} with backoff, no attempt limit), driven through
+ * a standalone {@link Execution} as the readiness gate drives its own; the pauses are the drain's
+ * {@link Drain#awaitStop}, so a stop ends the wait at once instead of after the current pause.
  */
 final class PatientDeadLetters implements DeadLetterSink {
 
@@ -36,19 +42,22 @@ final class PatientDeadLetters implements DeadLetterSink {
     @Override
     public void write(DeadLetter letter) {
         long started = System.nanoTime();
-        Duration pause = FIRST_PAUSE;
-        for (int attempt = 1; ; attempt++) {
+        Execution<Void> schedule = Execution.of(RetryPolicy.<Void>builder().withBackoff(FIRST_PAUSE, MAX_PAUSE)
+                .withMaxRetries(-1).build());
+        while (true) {
             try {
                 sink.write(letter);
-                if (attempt > 1) {
+                if (schedule.getAttemptCount() > 0) {
                     LOG.info("guard: dead letter for job {} written at attempt {}, {} ms after the first", letter.jobId(),
-                            attempt, Duration.ofNanos(System.nanoTime() - started).toMillis());
+                            schedule.getAttemptCount() + 1, Duration.ofNanos(System.nanoTime() - started).toMillis());
                 }
                 return;
             } catch (RuntimeException e) {
                 if (drain.stopping()) {
                     throw e; // the loop hands the job back: the store was down until the stop
                 }
+                schedule.recordException(e);
+                int attempt = schedule.getAttemptCount();
                 if (attempt == 1 || attempt % 10 == 0) {
                     LOG.warn("guard: dead letter for job {} not written (attempt {}: {}); the job stays in hand, unacked,"
                             + " and its letter is tried again every {} ms at most until the store takes it or the worker"
@@ -56,7 +65,7 @@ final class PatientDeadLetters implements DeadLetterSink {
                             MAX_PAUSE.toMillis());
                 }
                 try {
-                    if (drain.awaitStop(pause)) {
+                    if (drain.awaitStop(schedule.getDelay())) {
                         throw e;
                     }
                 } catch (InterruptedException interrupted) {
@@ -64,7 +73,6 @@ final class PatientDeadLetters implements DeadLetterSink {
                     throw e instanceof DeadLetterException d ? d
                             : new DeadLetterException("interrupted while retrying the dead letter of job " + letter.jobId(), e);
                 }
-                pause = pause.multipliedBy(2).compareTo(MAX_PAUSE) > 0 ? MAX_PAUSE : pause.multipliedBy(2);
             }
         }
     }
