@@ -206,4 +206,29 @@ public final class Children {
             throw new IllegalStateException("interrupted while waiting", e);
         }
     }
+
+    /** Runs a short command and returns its output; when {@code check}, throws with that output unless it exits 0 (30 s at most). */
+    static String run(boolean check, String... command) {
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IllegalStateException("`" + String.join(" ", command) + "` did not end within 30 s");
+            }
+            if (check && p.exitValue() != 0) {
+                throw new IllegalStateException("`" + String.join(" ", command) + "` exited with " + p.exitValue() + ": "
+                        + out.trim());
+            }
+            return out;
+        } catch (IOException e) {
+            if (!check) {
+                return "";
+            }
+            throw new IllegalStateException("could not run `" + String.join(" ", command) + "`: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted running `" + String.join(" ", command) + "`", e);
+        }
+    }
 }

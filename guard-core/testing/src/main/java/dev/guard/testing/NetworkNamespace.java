@@ -1,11 +1,8 @@
 package dev.guard.testing;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -39,7 +36,7 @@ public final class NetworkNamespace implements AutoCloseable {
         this.insideLink = insideLink;
         this.hostAddress = hostAddress;
         this.address = address;
-        this.cleanup = new Thread(() -> run(false, "ip", "netns", "delete", name), "netns-cleanup-" + name);
+        this.cleanup = new Thread(() -> Children.run(false, "ip", "netns", "delete", name), "netns-cleanup-" + name);
     }
 
     /** Creates the namespace, its veth pair and addresses, with loopback up inside; throws saying what is missing. */
@@ -52,7 +49,7 @@ public final class NetworkNamespace implements AutoCloseable {
         // a /30 out of 10.213.0.0/16 that no interface of this machine has
         String base = null;
         int first = 0;
-        String addresses = output("ip", "-4", "-o", "addr");
+        String addresses = Children.run(true, "ip", "-4", "-o", "addr");
         for (int attempt = 0; attempt < 64 && base == null; attempt++) {
             int block = ThreadLocalRandom.current().nextInt(1 << 14);
             String candidate = "10.213." + (block >> 6) + "." + ((block & 63) * 4);
@@ -69,11 +66,11 @@ public final class NetworkNamespace implements AutoCloseable {
         NetworkNamespace ns = new NetworkNamespace(name, base + (first + 1), base + (first + 2), inside);
         Runtime.getRuntime().addShutdownHook(ns.cleanup);
         try {
-            run(true, "ip", "netns", "add", name);
-            run(true, "ip", "link", "add", hostSide, "type", "veth", "peer", "name", inside);
-            run(true, "ip", "link", "set", inside, "netns", name);
-            run(true, "ip", "addr", "add", ns.hostAddress + "/30", "dev", hostSide);
-            run(true, "ip", "link", "set", hostSide, "up");
+            Children.run(true, "ip", "netns", "add", name);
+            Children.run(true, "ip", "link", "add", hostSide, "type", "veth", "peer", "name", inside);
+            Children.run(true, "ip", "link", "set", inside, "netns", name);
+            Children.run(true, "ip", "addr", "add", ns.hostAddress + "/30", "dev", hostSide);
+            Children.run(true, "ip", "link", "set", hostSide, "up");
             ns.inside("ip", "addr", "add", ns.address + "/30", "dev", inside);
             ns.inside("ip", "link", "set", inside, "up");
             ns.inside("ip", "link", "set", "lo", "up");
@@ -168,7 +165,7 @@ public final class NetworkNamespace implements AutoCloseable {
             return;
         }
         closed = true;
-        run(false, "ip", "netns", "delete", name);
+        Children.run(false, "ip", "netns", "delete", name);
         try {
             Runtime.getRuntime().removeShutdownHook(cleanup);
         } catch (IllegalStateException shuttingDown) {
@@ -192,11 +189,11 @@ public final class NetworkNamespace implements AutoCloseable {
     private void inside(String... command) {
         List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", name));
         cmd.addAll(List.of(command));
-        run(true, cmd.toArray(new String[0]));
+        Children.run(true, cmd.toArray(new String[0]));
     }
 
     private static void requireTools() {
-        String uid = output("id", "-u").trim();
+        String uid = Children.run(true, "id", "-u").trim();
         if (!"0".equals(uid)) {
             throw new IllegalStateException("a network namespace needs root (uid 0); this runs as uid " + uid
                     + ". Run the partition tests as root, as CI does");
@@ -208,34 +205,5 @@ public final class NetworkNamespace implements AutoCloseable {
                         + " (.ci/run installs it)");
             }
         }
-    }
-
-    /** Runs a command; when {@code check}, throws with its output unless it exits 0. */
-    private static String run(boolean check, String... command) {
-        try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(30, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IllegalStateException("`" + String.join(" ", command) + "` did not end within 30 s");
-            }
-            if (check && p.exitValue() != 0) {
-                throw new IllegalStateException("`" + String.join(" ", command) + "` exited with " + p.exitValue() + ": "
-                        + out.trim());
-            }
-            return out;
-        } catch (IOException e) {
-            if (!check) {
-                return "";
-            }
-            throw new IllegalStateException("could not run `" + String.join(" ", command) + "`: " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted running `" + String.join(" ", command) + "`", e);
-        }
-    }
-
-    private static String output(String... command) {
-        return run(true, command);
     }
 }

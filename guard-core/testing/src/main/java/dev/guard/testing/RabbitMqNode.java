@@ -111,17 +111,9 @@ public final class RabbitMqNode extends LocalServer<RabbitMqNode> {
 
     private void chown() {
         try {
-            Process p = new ProcessBuilder("chown", "-R", "rabbitmq:rabbitmq", dir().toString()).redirectErrorStream(true)
-                    .start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (p.waitFor() != 0) {
-                throw failure("could not give " + dir() + " to the rabbitmq user: " + out.trim());
-            }
-        } catch (IOException e) {
-            throw failure("could not run chown on " + dir() + ": " + e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw failure("interrupted");
+            Children.run(true, "chown", "-R", "rabbitmq:rabbitmq", dir().toString());
+        } catch (IllegalStateException e) {
+            throw failure("could not give " + dir() + " to the rabbitmq user: " + e.getMessage());
         }
     }
 
