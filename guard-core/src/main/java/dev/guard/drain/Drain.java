@@ -44,6 +44,8 @@ public final class Drain {
     private final AtomicLong failed = new AtomicLong();
     private final AtomicLong handedBack = new AtomicLong();
     private final AtomicLong ackFailed = new AtomicLong();
+    private final AtomicLong duplicates = new AtomicLong();
+    private final AtomicLong superseded = new AtomicLong();
     private final List<String> handBackFailedIds = new ArrayList<>();
     private volatile ShutdownReceipt finalReceipt;
     private volatile String sourceLost;
@@ -191,6 +193,16 @@ public final class Drain {
         ackFailed.incrementAndGet();
     }
 
+    /** A job whose completion was on record (acked without running, or its run's writes discarded). */
+    public void jobDuplicate() {
+        duplicates.incrementAndGet();
+    }
+
+    /** A job another worker claimed while this one held it: left to that worker. */
+    public void jobSuperseded() {
+        superseded.incrementAndGet();
+    }
+
     public void jobHandedBack() {
         handedBack.incrementAndGet();
     }
@@ -216,7 +228,7 @@ public final class Drain {
         }
         long drainMillis = stopping ? TimeUnit.NANOSECONDS.toMillis(nanoClock.getAsLong() - stopNanos) : 0;
         return new ShutdownReceipt(config.workerId(), reason, fetched.get(), done.get(), failed.get(),
-                handedBack.get(), failedIds, drainMillis, sourceLost, ackFailed.get());
+                handedBack.get(), failedIds, drainMillis, sourceLost, ackFailed.get(), duplicates.get(), superseded.get());
     }
 
     /**

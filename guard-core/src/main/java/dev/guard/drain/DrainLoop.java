@@ -89,11 +89,14 @@ public final class DrainLoop<J> {
                     LOG.warn("guard drain: job {} passed the deadline and hand-back is off: it is dropped", source.idOf(job));
                 }
                 break;
+            } catch (Settled settled) {
+                settle(job, settled);
+                continue;
             } catch (Exception e) {
                 if (e instanceof InterruptedException) {
                     Thread.currentThread().interrupt();
                 }
-                if (handBackIf.test(e)) {
+                if (handBackIf.test(e) || e instanceof CompletionStore.Unavailable) {
                     // not the job's fault (its dead letter could not be written, say): it runs again later
                     if (!handBack(job, "not done: " + e)) {
                         // the job may sit in this worker's own keeping (a processing list, an unacked
@@ -141,6 +144,35 @@ public final class DrainLoop<J> {
                     + " again, so it may run twice: its effects must be idempotent", id, e.toString());
         }
         drain.jobDone();
+    }
+
+    /**
+     * A {@link Once} handler's verdict: a duplicate is acked (its completion is on record, so an
+     * ack that fails only means it comes back once more, as a duplicate again); a superseded job is
+     * released, left to the worker that claimed it after this one.
+     */
+    private void settle(J job, Settled settled) {
+        String id = source.idOf(job);
+        if (settled.kind() == Settled.Kind.DUPLICATE) {
+            drain.jobDuplicate();
+            LOG.info("guard drain: job {} is a duplicate: {}", id, settled.getMessage());
+            try {
+                source.ack(job);
+            } catch (RuntimeException e) {
+                LOG.warn("guard drain: duplicate job {} could not be acked ({}); the broker gives it out again and its"
+                        + " completion record settles it again", id, e.toString());
+            }
+            return;
+        }
+        drain.jobSuperseded();
+        LOG.warn("guard drain: job {} superseded: {}", id, settled.getMessage());
+        try {
+            source.release(job);
+        } catch (HandBackFailedException | RuntimeException e) {
+            LOG.warn("guard drain: superseded job {}: giving up this worker's hold failed ({}); if the broker still counts"
+                    + " it as this worker's, it gives it out again when this worker's hold ends (exit, lease, AckWait)",
+                    id, e.toString());
+        }
     }
 
     /** True when the job went back to the queue. */

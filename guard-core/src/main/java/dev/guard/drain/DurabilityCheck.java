@@ -53,14 +53,31 @@ public final class DurabilityCheck {
      */
     public static Optional<String> refusal(JobSource<?> source, Level level, String consumer, String allow) {
         Objects.requireNonNull(source, "source");
+        return refusal(source::durability, source.getClass().getSimpleName(),
+                "the broker would lose this worker's jobs on a restart, so it takes none", level, consumer, allow);
+    }
+
+    /**
+     * Asks a {@link CompletionStore} what it keeps: one that forgets its records on a restart runs
+     * every job given out again after that restart a second time.
+     */
+    public static Optional<String> refusal(CompletionStore<?> store, Level level, String consumer, String allow) {
+        Objects.requireNonNull(store, "store");
+        return refusal(store::durability, store.getClass().getSimpleName(), "the completion store would forget which"
+                + " jobs are done on a restart (every job given out again after it would run again), so this worker"
+                + " takes none", level, consumer, allow);
+    }
+
+    private static Optional<String> refusal(java.util.function.Supplier<Durability> ask, String name, String lead,
+            Level level, String consumer, String allow) {
         if (level == Level.OFF) {
             return Optional.empty();
         }
         Durability d;
         try {
-            d = source.durability();
+            d = ask.get();
         } catch (RuntimeException e) {
-            d = Durability.unknown(source.getClass().getSimpleName(), "asking failed: " + e, "");
+            d = Durability.unknown(name, "asking failed: " + e, "");
         }
         switch (d.verdict()) {
             case KEPT -> LOG.info("guard: {} durability: {}", consumer, oneLine(d));
@@ -68,8 +85,7 @@ public final class DurabilityCheck {
             case UNKNOWN -> LOG.warn("guard: {} durability: {}", consumer, d.render());
             case LOST_ON_RESTART -> {
                 if (level == Level.ERROR) {
-                    return Optional.of("the broker would lose this worker's jobs on a restart, so it takes none:\n"
-                            + d.render() + "\n  to start anyway: " + allow);
+                    return Optional.of(lead + ":\n" + d.render() + "\n  to start anyway: " + allow);
                 }
                 LOG.warn("guard: {} durability (starting anyway, {}=warn): {}", consumer, ENV, d.render());
             }

@@ -38,6 +38,11 @@ public class ForwardingJobSource<J> implements JobSource<J> {
     }
 
     @Override
+    public void release(J job) throws HandBackFailedException {
+        delegate.release(job);
+    }
+
+    @Override
     public String idOf(J job) {
         return delegate.idOf(job);
     }

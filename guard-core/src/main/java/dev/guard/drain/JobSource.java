@@ -22,6 +22,22 @@ public interface JobSource<J> extends AutoCloseable {
     /** The handler failed (not an interruption): park the job where a person can see it. */
     void fail(J job, Exception cause);
 
+    /**
+     * Another worker claimed this job while this one held it ({@link Settled.Kind#SUPERSEDED}):
+     * give up this worker's hold without settling the job for the fleet. The default hands it back,
+     * which is right wherever the broker gives a held job to another worker only after taking it
+     * from this one (a reaped processing list, a closed channel, a revoked partition: the hand-back
+     * then finds nothing): the job is never lost, even when the newer claim was a claim command
+     * that reached the store late and nobody runs it. A source whose broker gives the same delivery
+     * to another worker while this one still holds it (JetStream after AckWait, a Redis stream entry
+     * claimed by another consumer) overrides this to do nothing: the broker's own timeout brings
+     * the job back if the other worker does not finish it, and a hand-back would take it from that
+     * worker.
+     */
+    default void release(J job) throws HandBackFailedException {
+        handBack(job);
+    }
+
     /** The id the receipt, logs and callbacks use for this job. */
     String idOf(J job);
 

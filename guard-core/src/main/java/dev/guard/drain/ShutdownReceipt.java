@@ -10,7 +10,8 @@ import java.util.Map;
 /**
  * What one worker did with the jobs it took: fetched, done, failed, handed back, and the ids it
  * failed to hand back (those are possibly lost); of the done jobs, how many had an ack that failed
- * (the broker gives them out again: they may run twice, they are not lost). Printed as one line and as JSON when the worker
+ * (the broker gives them out again: they may run twice, they are not lost). With {@link Once}, also
+ * the duplicates (completion on record) and the superseded (another worker took them). Printed as one line and as JSON when the worker
  * stops; {@link #exitCode()} is what {@code main} should exit with.
  */
 public final class ShutdownReceipt {
@@ -27,16 +28,16 @@ public final class ShutdownReceipt {
     private final long drainMillis;
     private final String sourceLost;
     private final long ackFailed;
+    private final long duplicates;
+    private final long superseded;
 
     ShutdownReceipt(String workerId, String reason, long fetched, long done, long failed, long handedBack,
-            List<String> handBackFailedIds, long drainMillis) {
-        this(workerId, reason, fetched, done, failed, handedBack, handBackFailedIds, drainMillis, null, 0);
-    }
-
-    ShutdownReceipt(String workerId, String reason, long fetched, long done, long failed, long handedBack,
-            List<String> handBackFailedIds, long drainMillis, String sourceLost, long ackFailed) {
+            List<String> handBackFailedIds, long drainMillis, String sourceLost, long ackFailed, long duplicates,
+            long superseded) {
         this.sourceLost = sourceLost;
         this.ackFailed = ackFailed;
+        this.duplicates = duplicates;
+        this.superseded = superseded;
         this.workerId = workerId;
         this.reason = reason;
         this.fetched = fetched;
@@ -77,6 +78,16 @@ public final class ShutdownReceipt {
         return ackFailed;
     }
 
+    /** Jobs whose completion was on record ({@link Once}): acked, their writes not applied again. */
+    public long duplicates() {
+        return duplicates;
+    }
+
+    /** Jobs another worker claimed while this one held them ({@link Once}): left to that worker. */
+    public long superseded() {
+        return superseded;
+    }
+
     public long handBackFailed() {
         return handBackFailedIds.size();
     }
@@ -90,9 +101,13 @@ public final class ShutdownReceipt {
         return drainMillis;
     }
 
-    /** True when every fetched job was done, failed or handed back. */
+    /** True when every fetched job was done, failed, handed back, a duplicate or superseded. */
     public boolean clean() {
-        return handBackFailedIds.isEmpty() && fetched == done + failed + handedBack;
+        return handBackFailedIds.isEmpty() && fetched == settled();
+    }
+
+    private long settled() {
+        return done + failed + handedBack + duplicates + superseded;
     }
 
     /** Why the job source was lost (the loop stopped without a signal); empty when it was not. */
@@ -121,11 +136,13 @@ public final class ShutdownReceipt {
                 .append(ackFailed > 0 ? " ack_failed=" + ackFailed : "")
                 .append(" failed=").append(failed)
                 .append(" handed_back=").append(handedBack)
+                .append(duplicates > 0 ? " duplicate=" + duplicates : "")
+                .append(superseded > 0 ? " superseded=" + superseded : "")
                 .append(" hand_back_failed=").append(handBackFailedIds.size());
         if (!handBackFailedIds.isEmpty()) {
             sb.append(" lost_ids=").append(String.join(",", handBackFailedIds));
         }
-        long unaccounted = fetched - done - failed - handedBack - handBackFailedIds.size();
+        long unaccounted = fetched - settled() - handBackFailedIds.size();
         if (unaccounted != 0) {
             sb.append(" unaccounted=").append(unaccounted);
         }
@@ -145,6 +162,8 @@ public final class ShutdownReceipt {
         m.put("ackFailed", ackFailed);
         m.put("failed", failed);
         m.put("handedBack", handedBack);
+        m.put("duplicates", duplicates);
+        m.put("superseded", superseded);
         m.put("handBackFailed", handBackFailedIds.size());
         m.put("handBackFailedIds", handBackFailedIds);
         m.put("drainMillis", drainMillis);

@@ -21,6 +21,8 @@ public final class DrainMetrics {
         counter(registry, drain, "failed", ShutdownReceipt::failed);
         counter(registry, drain, "handed_back", ShutdownReceipt::handedBack);
         counter(registry, drain, "hand_back_failed", ShutdownReceipt::handBackFailed);
+        counter(registry, drain, "duplicate", ShutdownReceipt::duplicates);
+        counter(registry, drain, "superseded", ShutdownReceipt::superseded);
     }
 
     private static void counter(MeterRegistry registry, Drain drain, String outcome, ToDoubleFunction<ShutdownReceipt> count) {

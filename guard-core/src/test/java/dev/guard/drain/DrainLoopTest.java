@@ -235,4 +235,54 @@ class DrainLoopTest {
         assertEquals(java.util.Optional.of("channel closed by the broker"), r.sourceLost());
         assertTrue(r.toLine().contains("source_lost=true"), r.toLine());
     }
+
+    /** A store whose claim does not answer for the first job and then records everything (pure logic). */
+    @Test
+    void aCompletionStoreThatDoesNotAnswerHandsTheJobBackAndAReceiptCountsDuplicatesAndSuperseded() {
+        ListSource source = new ListSource();
+        source.jobs.addAll(List.of("unanswered", "dup", "fenced", "stop"));
+        List<String> ran = new ArrayList<>();
+        CompletionStore<List<String>> store = new CompletionStore<>() {
+            @Override
+            public Claim claim(String jobId) {
+                if (jobId.equals("unanswered")) {
+                    throw new Unavailable("no reply", null);
+                }
+                return new Claim(jobId, 1, jobId.equals("dup"));
+            }
+
+            @Override
+            public List<String> writes(Claim claim) {
+                return new ArrayList<>();
+            }
+
+            @Override
+            public Verdict complete(Claim claim, List<String> writes) {
+                return claim.jobId().equals("fenced") ? Verdict.SUPERSEDED : Verdict.RECORDED;
+            }
+
+            @Override
+            public String describe() {
+                return "memory";
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        ShutdownReceipt r = DrainLoop.builder(drain, source, Once.handler(store, (String j) -> j, (String job, Drain d,
+                List<String> w) -> {
+            ran.add(job);
+            if (job.equals("stop")) {
+                d.requestStop("SIGTERM");
+            }
+        })).build().run();
+        assertEquals(List.of("fenced", "stop"), ran, "a duplicate must not run; an unanswered claim must not run");
+        // the unanswered job and the superseded one go back (the default release is a hand-back)
+        assertEquals(List.of("unanswered", "fenced"), source.handedBack);
+        assertEquals(List.of("dup", "stop"), source.acked);
+        assertEquals(List.of(), source.failed);
+        assertEquals("guard drain receipt: worker=t reason=SIGTERM fetched=4 done=1 failed=0 handed_back=1 duplicate=1"
+                + " superseded=1 hand_back_failed=0 drain_ms=0 exit=0", r.toLine());
+    }
 }

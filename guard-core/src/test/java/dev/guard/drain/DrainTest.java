@@ -52,7 +52,7 @@ class DrainTest {
         assertEquals("guard drain receipt: worker=w1 reason=SIGTERM fetched=2 done=1 failed=0 handed_back=1"
                 + " hand_back_failed=0 drain_ms=420 exit=0", clean.toLine());
         assertEquals("{\"worker\":\"w1\",\"reason\":\"SIGTERM\",\"fetched\":2,\"done\":1,\"ackFailed\":0,\"failed\":0,"
-                + "\"handedBack\":1,"
+                + "\"handedBack\":1,\"duplicates\":0,\"superseded\":0,"
                 + "\"handBackFailed\":0,\"handBackFailedIds\":[],\"drainMillis\":420,\"clean\":true,\"exitCode\":0}",
                 clean.toJson());
 

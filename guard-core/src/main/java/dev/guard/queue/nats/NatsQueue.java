@@ -157,17 +157,31 @@ public final class NatsQueue implements JobSource<NatsJob> {
         return new NatsJob(id, m);
     }
 
-    private void release(NatsJob job) {
+    private void stopProgress(NatsJob job) {
         ScheduledFuture<?> beat = inHand.remove(job.streamSequence());
         if (beat != null) {
             beat.cancel(false);
         }
     }
 
+    /**
+     * Another worker claimed the job after this one ({@link dev.guard.drain.Settled.Kind#SUPERSEDED}):
+     * stops this worker's in-progress signals and sends nothing else. JetStream gives a message
+     * whose AckWait passed to another subscriber while the first may still hold it, and an ack or a
+     * nak names the message by its stream sequence: an ack here would settle the other worker's
+     * delivery (its crash would then lose the job), a nak would give the job out a third time while
+     * the other worker runs it. Left alone, the message comes back after AckWait only if nobody
+     * acks it.
+     */
+    @Override
+    public void release(NatsJob job) {
+        stopProgress(job);
+    }
+
     /** Acks and waits for the server to confirm it: a job acked here is not delivered again. */
     @Override
     public void ack(NatsJob job) {
-        release(job);
+        stopProgress(job);
         try {
             job.message.ackSync(ackTimeout);
         } catch (java.util.concurrent.TimeoutException | RuntimeException e) {
@@ -183,7 +197,7 @@ public final class NatsQueue implements JobSource<NatsJob> {
     /** Naks the message (delivered again at once, counted) and flushes so the server has it. */
     @Override
     public void handBack(NatsJob job) throws HandBackFailedException {
-        release(job);
+        stopProgress(job);
         try {
             job.message.nak();
             connection.flush(ackTimeout);
@@ -200,7 +214,7 @@ public final class NatsQueue implements JobSource<NatsJob> {
 
     @Override
     public void fail(NatsJob job, Exception cause) {
-        release(job);
+        stopProgress(job);
         deadLetter(job, "failed: " + Redaction.maskText(String.valueOf(cause)));
     }
 

@@ -304,6 +304,17 @@ public final class StreamQueue implements JobSource<RedisJob> {
     }
 
     /**
+     * Another worker claimed the job after this one ({@link dev.guard.drain.Settled.Kind#SUPERSEDED}):
+     * does nothing. The other consumer took this very entry (XAUTOCLAIM after the claim min-idle
+     * time) while this one held it: an XACK would settle the other's delivery, and the hand-back's
+     * XCLAIM would take the entry back from it. Left alone, it comes back after the claim min-idle
+     * time only if nobody acks it.
+     */
+    @Override
+    public void release(RedisJob job) {
+    }
+
+    /**
      * Leaves the entry pending but marks it idle for the claim min-idle time (XCLAIM to itself
      * with IDLE, JUSTID: the delivery count is unchanged), so the next XAUTOCLAIM by any consumer
      * takes it at once.

@@ -1,0 +1,50 @@
+package dev.guard.drain;
+
+/**
+ * Thrown by a {@link Once} handler when the job needs no completion from this worker: it is a
+ * {@link Kind#DUPLICATE} (its completion is on record: ack it, nothing more) or it was
+ * {@link Kind#SUPERSEDED} (another worker took it while this one held it: leave it to that worker,
+ * see {@link JobSource#release}). A control-flow signal, not an error: it carries no stack trace.
+ * The job's outcome is recorded (receipt, ledger), once, as that kind.
+ */
+public final class Settled extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    /** Why the job needs nothing more from this worker. */
+    public enum Kind {
+        /** Its completion is on record, by an earlier run of it. */
+        DUPLICATE,
+        /** Another worker claimed it after this one: this run's writes were not applied. */
+        SUPERSEDED;
+
+        /** The name in summary lines and JSON: duplicate, superseded. */
+        public String label() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    private final Kind kind;
+    private final String jobId;
+    private final boolean ran;
+
+    Settled(Kind kind, String jobId, boolean ran, String message) {
+        super(message, null, false, false);
+        this.kind = kind;
+        this.jobId = jobId;
+        this.ran = ran;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    public String jobId() {
+        return jobId;
+    }
+
+    /** True when this worker's handler ran before the verdict (its writes were discarded). */
+    public boolean ran() {
+        return ran;
+    }
+}
