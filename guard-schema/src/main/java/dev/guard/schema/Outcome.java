@@ -9,9 +9,13 @@ public enum Outcome {
     /** The handler threw: dead-lettered with the exception; ack it. */
     FAILED,
     /** Given back to the broker unprocessed (drain on shutdown): not acked. */
-    HANDED_BACK;
+    HANDED_BACK,
+    /** Its completion was on record (an earlier run finished it): acked, its writes not applied again. */
+    DUPLICATE,
+    /** Another worker claimed it while this one held it: this run's writes discarded, left to that worker. */
+    SUPERSEDED;
 
-    /** The name used in summary lines and JSON: processed, rejected, failed, handed_back. */
+    /** The name used in summary lines and JSON: processed, rejected, failed, handed_back, duplicate, superseded. */
     public String label() {
         return name().toLowerCase(java.util.Locale.ROOT);
     }

@@ -6,10 +6,12 @@ import dev.guard.config.ConfigReport;
 import dev.guard.config.GuardSettings;
 import dev.guard.config.Redaction;
 import dev.guard.drain.Drain;
+import dev.guard.drain.CompletionStore;
 import dev.guard.drain.DrainConfig;
 import dev.guard.drain.DurabilityCheck;
 import dev.guard.drain.JobHandler;
 import dev.guard.drain.JobSource;
+import dev.guard.drain.OnceHandler;
 import dev.guard.drain.ShutdownReceipt;
 import dev.guard.drain.SignalPath;
 import dev.guard.ready.Probes;
@@ -419,19 +421,58 @@ public final class Guard {
      */
     public <J> int run(JobSource<J> source, Function<J, String> payload, Function<J, SourceInfo> where,
             DeadLetterSink deadLetters, JobHandler<Accepted> work) {
-        Optional<String> refused = DurabilityCheck.refusal(source, persistenceCheck, spec.consumer(), DurabilityCheck.ENV
-                + "=warn (or guard.persistence-check = warn in GUARD_CONFIG, GuardSpec.persistenceCheck(WARN))");
-        if (refused.isPresent()) {
-            String line = "guard: " + spec.consumer() + " must not take jobs (durability), exit " + ExitCodes.CONFIG
-                    + ":\n" + refused.get();
-            LOG.error("{}", line);
-            if (LoggerFactory.getILoggerFactory() instanceof NOPLoggerFactory) {
-                System.err.println(line); // no SLF4J binding: the reason must still be seen
-            }
-            drain.release();
+        if (refusedDurability(DurabilityCheck.refusal(source, persistenceCheck, spec.consumer(), ALLOW_LOSS))) {
             return ExitCodes.CONFIG;
         }
-        ShutdownReceipt receipt = BoundaryLoop.run(drain, boundary(deadLetters), source, payload, where, work);
+        return finish(BoundaryLoop.run(drain, boundary(deadLetters), source, payload, where, work));
+    }
+
+    /** {@link #run(JobSource, Function, Function, DeadLetterSink, CompletionStore, OnceHandler)} without the source's coordinates in dead letters. */
+    public <J, W> int run(JobSource<J> source, Function<J, String> payload, DeadLetterSink deadLetters,
+            CompletionStore<W> completions, OnceHandler<Accepted, W> work) {
+        return run(source, payload, job -> SourceInfo.unknown(), deadLetters, completions, work);
+    }
+
+    /**
+     * {@link #run(JobSource, Function, Function, DeadLetterSink, JobHandler)} with idempotent
+     * completion ({@link dev.guard.drain.Once}): each accepted job is claimed in {@code completions}
+     * by its id before {@code work} runs; {@code work} puts its results in the store's write buffer
+     * (for {@code RedisCompletions}, Redis writes) instead of writing them itself, and the store
+     * applies them with the job's completion record in one atomic step. A job whose completion is
+     * on record is acked without running ({@code duplicate} in the ledger and the receipt); a job
+     * another worker claimed while this one held it writes nothing and is left to that worker
+     * ({@code superseded}). The store's own durability is checked as the source's is: one that
+     * forgets its records on a restart stops the run with exit 78 unless the check says warn.
+     */
+    public <J, W> int run(JobSource<J> source, Function<J, String> payload, Function<J, SourceInfo> where,
+            DeadLetterSink deadLetters, CompletionStore<W> completions, OnceHandler<Accepted, W> work) {
+        if (refusedDurability(DurabilityCheck.refusal(source, persistenceCheck, spec.consumer(), ALLOW_LOSS))
+                || refusedDurability(DurabilityCheck.refusal(completions, persistenceCheck, spec.consumer(), ALLOW_LOSS))) {
+            return ExitCodes.CONFIG;
+        }
+        LOG.info("guard: {} records each job's completion in {}", spec.consumer(), completions.describe());
+        return finish(BoundaryLoop.run(drain, boundary(deadLetters), source, payload, where, completions, work));
+    }
+
+    private static final String ALLOW_LOSS = DurabilityCheck.ENV
+            + "=warn (or guard.persistence-check = warn in GUARD_CONFIG, GuardSpec.persistenceCheck(WARN))";
+
+    /** True (and logged, and the drain released) when the durability check refused the start. */
+    private boolean refusedDurability(Optional<String> refused) {
+        if (refused.isEmpty()) {
+            return false;
+        }
+        String line = "guard: " + spec.consumer() + " must not take jobs (durability), exit " + ExitCodes.CONFIG
+                + ":\n" + refused.get();
+        LOG.error("{}", line);
+        if (LoggerFactory.getILoggerFactory() instanceof NOPLoggerFactory) {
+            System.err.println(line); // no SLF4J binding: the reason must still be seen
+        }
+        drain.release();
+        return true;
+    }
+
+    private int finish(ShutdownReceipt receipt) {
         LOG.info("guard: {} ledger: {}", spec.consumer(), ledger.summaryLine());
         return receipt.exitCode();
     }

@@ -9,6 +9,7 @@ import dev.guard.ExitCodes;
 import dev.guard.config.SettingType;
 import dev.guard.drain.DrainConfig;
 import dev.guard.queue.redis.CrashSafeListQueue;
+import dev.guard.queue.redis.RedisCompletions;
 import dev.guard.queue.redis.RedisJob;
 import dev.guard.schema.Outcome;
 import dev.guard.schema.SourceInfo;
@@ -194,6 +195,56 @@ class GuardTest {
         assertEquals(List.of("{\"job_id\":\"slow-3\",\"width\":10}"), redis.lrange(queue, 0, -1), "handed back to the queue");
         assertEquals(1, redis.llen(queue + ":dead"), "the skewed one is dead-lettered");
         redis.del(queue, queue + ":dead", queue + ":interruptions");
+    }
+
+    /**
+     * Idempotent completion on a Redis with an append-only file: a job queued twice runs once and
+     * its result is written once; a job without an id is dead-lettered, not run unrecorded; a
+     * completion store that keeps nothing on disk (the machine's Redis) stops the run.
+     */
+    @Test
+    void runWithCompletionsRunsAJobQueuedTwiceOnceAndRefusesAStoreThatForgets() throws Exception {
+        String queue = MachineServices.uniqueName("guard-once");
+        RedisServer aof = RedisServer.builder().args("--appendonly", "yes").build().start();
+        closing.add(aof);
+        // a schema that lets a payload without job_id through: the completion rule must stop it
+        Guard guard = Guard.start(spec(Map.of()).schemas("thumbnail", b -> b.fromJson("thumbnail",
+                "{\"type\":\"object\",\"required\":[\"width\"]}").example("thumbnail", EXAMPLE)).build());
+        RedisClient client = RedisClient.create(aof.uri());
+        closing.add(client::shutdown);
+        RedisCommands<String, String> redis = client.connect().sync();
+        redis.lpush(queue, "{\"job_id\":\"twice-1\",\"width\":10}", "{\"job_id\":\"twice-1\",\"width\":10}",
+                "{\"width\":12}", "{\"job_id\":\"last-2\",\"width\":10}");
+        AtomicInteger worked = new AtomicInteger();
+        int exit;
+        try (CrashSafeListQueue jobs = CrashSafeListQueue.builder(client, queue).pollTimeout(Duration.ofMillis(200)).build();
+             RedisListDeadLetters dead = RedisListDeadLetters.connect(aof.uri(), queue + ":dead");
+             RedisCompletions done = RedisCompletions.builder(client, queue + ":done").build()) {
+            exit = guard.run(jobs, RedisJob::payload, dead, done, (job, drain, writes) -> {
+                worked.incrementAndGet();
+                writes.hincrby(queue + ":results", String.valueOf(job.object().get("job_id")), 1);
+                if ("last-2".equals(job.object().get("job_id"))) {
+                    drain.requestStop("test: all taken");
+                }
+            });
+        }
+        assertEquals(ExitCodes.OK, exit);
+        assertEquals(2, worked.get(), guard.ledger().summaryLine());
+        assertEquals(Map.of("twice-1", "1", "last-2", "1"), redis.hgetall(queue + ":results"));
+        assertEquals("received=4 processed=2 rejected=0 failed=1 handed_back=0 duplicate=1 missing=0",
+                guard.ledger().summaryLine());
+        assertTrue(redis.lindex(queue + ":dead", 0).contains("so its completion cannot be recorded"),
+                redis.lindex(queue + ":dead", 0));
+
+        RedisClient volatileRedis = RedisClient.create(REDIS);
+        closing.add(volatileRedis::shutdown);
+        Guard second = Guard.start(spec(Map.of()).build());
+        try (CrashSafeListQueue jobs = CrashSafeListQueue.builder(client, queue).pollTimeout(Duration.ofMillis(200)).build();
+             RedisCompletions forgets = RedisCompletions.builder(volatileRedis, queue + ":done").build()) {
+            exit = second.run(jobs, RedisJob::payload, letter -> { }, forgets, (job, drain, writes) -> worked.incrementAndGet());
+        }
+        assertEquals(ExitCodes.CONFIG, exit);
+        assertEquals(2, worked.get());
     }
 
     /** The dead-letter sink is down: the job is not dropped and not failed, it goes back to the queue. */

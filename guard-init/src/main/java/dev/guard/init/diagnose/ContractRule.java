@@ -54,7 +54,10 @@ final class ContractRule implements CauseRule {
             v.evidence(l, "ledger summary");
             return new JobCounts(GuardLineParser.ledgerValue(d, "received"), GuardLineParser.ledgerValue(d, "processed"),
                     GuardLineParser.ledgerValue(d, "rejected"), GuardLineParser.ledgerValue(d, "failed"),
-                    GuardLineParser.ledgerValue(d, "handed_back"), GuardLineParser.ledgerValue(d, "missing"), "ledger");
+                    // a duplicate or superseded job was settled by another run of it (guard's completion
+                    // records): like a hand-back, not a loss
+                    GuardLineParser.ledgerValue(d, "handed_back") + GuardLineParser.ledgerValue(d, "duplicate")
+                            + GuardLineParser.ledgerValue(d, "superseded"), GuardLineParser.ledgerValue(d, "missing"), "ledger");
         }
         return JobCounts.NONE;
     }

@@ -7,7 +7,8 @@ package dev.guard.init.diagnose;
  * @param processed per-job {@code job <id> processed} lines, or the ledger's processed
  * @param rejected the ledger's rejected (0 without a ledger)
  * @param failed the ledger's failed
- * @param handedBack the ledger's handed_back (given back to the broker by a drain: not lost)
+ * @param handedBack the ledger's handed_back (given back to the broker by a drain: not lost), duplicate and
+ *                   superseded (settled by another run of the job: not lost either)
  * @param missing the ledger's missing
  * @param source "per-job lines", "ledger" or "none"
  */

@@ -1,16 +1,22 @@
 package dev.guard.schema.boundary;
 
+import dev.guard.drain.CompletionStore;
 import dev.guard.drain.Drain;
 import dev.guard.drain.DrainLoop;
 import dev.guard.drain.ForwardingJobSource;
 import dev.guard.drain.JobHandler;
 import dev.guard.drain.JobSource;
+import dev.guard.drain.Once;
+import dev.guard.drain.OnceHandler;
 import dev.guard.drain.ShutdownReceipt;
 import dev.guard.schema.Accepted;
 import dev.guard.schema.SourceInfo;
 import dev.guard.schema.deadletter.DeadLetterException;
 import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The worker loop with the boundary inside: takes jobs from a source until the drain stops it;
@@ -28,6 +34,35 @@ public final class BoundaryLoop {
     /** Runs until the drain stops; returns the drain loop's receipt (not yet finished: the caller logs it). */
     public static <J> ShutdownReceipt run(Drain drain, JobBoundary<Accepted> given, JobSource<J> source,
                                           Function<J, String> payload, Function<J, SourceInfo> where, JobHandler<Accepted> work) {
+        return run(drain, given, source, payload, where, (id, d) -> accepted -> work.handle(accepted, d));
+    }
+
+    /**
+     * As {@link #run(Drain, JobBoundary, JobSource, Function, Function, JobHandler)}, with idempotent
+     * completion: each accepted job is claimed in {@code completions} by the ledger's id, its
+     * handler fills the store's write buffer, and the writes are applied with the completion record
+     * in one step ({@link Once}); a duplicate is acked without running, a superseded job left to
+     * the worker that claimed it after this one.
+     */
+    public static <J, W> ShutdownReceipt run(Drain drain, JobBoundary<Accepted> given, JobSource<J> source,
+            Function<J, String> payload, Function<J, SourceInfo> where, CompletionStore<W> completions,
+            OnceHandler<Accepted, W> work) {
+        Objects.requireNonNull(completions, "completions");
+        return run(drain, given, source, payload, where, (id, d) -> accepted -> {
+            String stable = id.get();
+            if (stable == null) {
+                throw new IllegalArgumentException("the job has no id (no job_id, jobId, id, message_id, messageId or uuid"
+                        + " field, and the source gives no message id or offset), so its completion cannot be recorded"
+                        + " and a redelivery would run it again. Action: give the producer's payloads one of those id"
+                        + " fields (or name another with JobBoundary.Builder.jobIdField)");
+            }
+            Once.run(completions, stable, accepted, d, work);
+        });
+    }
+
+    private static <J> ShutdownReceipt run(Drain drain, JobBoundary<Accepted> given, JobSource<J> source,
+            Function<J, String> payload, Function<J, SourceInfo> where,
+            BiFunction<Supplier<String>, Drain, AcceptedJobHandler<Accepted>> work) {
         // a dead letter the store does not take is tried again with the job in hand until the drain
         // stops: handing the job back at once made the store's outage count against the job
         JobBoundary<Accepted> boundary = given.withDeadLetters(sink -> new PatientDeadLetters(sink, drain));
@@ -40,7 +75,8 @@ public final class BoundaryLoop {
             }
         };
         return DrainLoop.<J>builder(drain, named, (job, d) ->
-                        boundary.handle(bytes.apply(job), where.apply(job), accepted -> work.handle(accepted, d)))
+                        boundary.handle(bytes.apply(job), where.apply(job), work.apply(
+                                () -> boundary.stableIdOf(bytes.apply(job), where.apply(job)).orElse(null), d)))
                 .onHandBack(boundary::handedBack)
                 .handBackIf(e -> e instanceof DeadLetterException)
                 .build()

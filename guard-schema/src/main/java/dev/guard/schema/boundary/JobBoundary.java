@@ -1,7 +1,9 @@
 package dev.guard.schema.boundary;
 
 import dev.guard.config.Redaction;
+import dev.guard.drain.CompletionStore;
 import dev.guard.drain.HandBack;
+import dev.guard.drain.Settled;
 import dev.guard.schema.Accepted;
 import dev.guard.schema.Invalid;
 import dev.guard.schema.Malformed;
@@ -35,6 +37,10 @@ import org.slf4j.LoggerFactory;
  *   <li>the handler reaches the drain's deadline ({@link HandBack} from
  *       {@link dev.guard.drain.Drain#checkpoint()}): it propagates, no outcome yet; the loop hands
  *       the job back and {@link #handedBack(String)} records it;</li>
+ *   <li>with idempotent completion ({@link dev.guard.drain.Once}): {@link Settled} propagates after
+ *       {@link Outcome#DUPLICATE} or {@link Outcome#SUPERSEDED} is recorded; a completion store
+ *       that does not answer ({@link CompletionStore.Unavailable}) propagates with no outcome yet,
+ *       as {@link HandBack} does;</li>
  *   <li>the dead letter cannot be written: {@link DeadLetterException} propagates, no outcome is
  *       recorded (the ledger shows the job as missing) and the caller must not acknowledge it.</li>
  * </ul>
@@ -161,10 +167,15 @@ public final class JobBoundary<T> {
         }
         try {
             handler.handle(job);
-        } catch (HandBack interruption) {
-            // the drain's deadline, between two steps: not a failure; the loop hands the job back and
-            // records it with handedBack(id)
+        } catch (HandBack | CompletionStore.Unavailable interruption) {
+            // the drain's deadline, between two steps, or a completion store that did not answer: not
+            // a failure; the loop hands the job back and records it with handedBack(id)
             throw interruption;
+        } catch (Settled settled) {
+            // idempotent completion: another run of the job settles it (the loop logs the line, acks
+            // a duplicate and releases a superseded job)
+            ledger.record(jobId, settled.kind() == Settled.Kind.DUPLICATE ? Outcome.DUPLICATE : Outcome.SUPERSEDED);
+            throw settled;
         } catch (Exception e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
@@ -197,6 +208,17 @@ public final class JobBoundary<T> {
         Parsed parsed = schemas.parse(payload);
         return idOf(parsed instanceof Payload p ? p : null, source == null ? SourceInfo.unknown() : source,
                 () -> "unidentified");
+    }
+
+    /**
+     * The id that identifies this job across deliveries (its payload's id, else the source's
+     * message id or offset); empty when it has neither. What idempotent completion records by: an
+     * {@code unidentified} job cannot be told from another.
+     */
+    public java.util.Optional<String> stableIdOf(byte[] payload, SourceInfo source) {
+        Parsed parsed = schemas.parse(payload);
+        String id = idOf(parsed instanceof Payload p ? p : null, source == null ? SourceInfo.unknown() : source, () -> "");
+        return id.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(id);
     }
 
     private Outcome deadLetter(byte[] payload, Outcome outcome, String reason, List<SchemaViolation> violations,

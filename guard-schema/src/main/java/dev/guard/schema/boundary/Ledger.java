@@ -131,7 +131,8 @@ public final class Ledger {
                 }
             }
             return new Reconciliation(received, counts.get(Outcome.PROCESSED), counts.get(Outcome.REJECTED),
-                    counts.get(Outcome.FAILED), counts.get(Outcome.HANDED_BACK), missing);
+                    counts.get(Outcome.FAILED), counts.get(Outcome.HANDED_BACK), counts.get(Outcome.DUPLICATE),
+                    counts.get(Outcome.SUPERSEDED), missing);
         }
     }
 

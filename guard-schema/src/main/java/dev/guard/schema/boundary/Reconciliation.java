@@ -6,14 +6,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 
 /**
- * A snapshot of the ledger: {@code received = processed + rejected + failed + handedBack + missing},
- * where missing counts receptions that have no outcome yet (in flight, or lost).
+ * A snapshot of the ledger: {@code received = processed + rejected + failed + handedBack + duplicate
+ * + superseded + missing}, where missing counts receptions that have no outcome yet (in flight, or
+ * lost); duplicate and superseded come from idempotent completion ({@code dev.guard.drain.Once}).
  *
  * @param missingIds ids of the receptions without an outcome (a job received twice and unfinished twice
  *                   appears twice)
  */
 public record Reconciliation(long received, long processed, long rejected, long failed, long handedBack,
-                             List<String> missingIds) {
+                             long duplicate, long superseded, List<String> missingIds) {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final int LISTED_IDS = 20;
@@ -27,13 +28,14 @@ public record Reconciliation(long received, long processed, long rejected, long 
         return missingIds.size();
     }
 
-    /** True when every reception has exactly one outcome: {@code received == processed+rejected+failed+handedBack}. */
+    /** True when every reception has exactly one outcome: {@code received == processed+rejected+failed+handedBack+duplicate+superseded}. */
     public boolean balanced() {
-        return missingIds.isEmpty() && received == processed + rejected + failed + handedBack;
+        return missingIds.isEmpty() && received == processed + rejected + failed + handedBack + duplicate + superseded;
     }
 
     /**
-     * {@code "received=100 processed=91 rejected=9 failed=0 handed_back=0 missing=0"}, plus
+     * {@code "received=100 processed=91 rejected=9 failed=0 handed_back=0 missing=0"}, with
+     * {@code duplicate=} and {@code superseded=} after handed_back when they are not 0, plus
      * {@code " missing_ids=a,b"} (at most 20 ids, then {@code ",...(+N)"}) when some are missing.
      */
     public String summaryLine() {
@@ -43,6 +45,8 @@ public record Reconciliation(long received, long processed, long rejected, long 
                 .append(" rejected=").append(rejected)
                 .append(" failed=").append(failed)
                 .append(" handed_back=").append(handedBack)
+                .append(duplicate > 0 ? " duplicate=" + duplicate : "")
+                .append(superseded > 0 ? " superseded=" + superseded : "")
                 .append(" missing=").append(missingIds.size());
         if (!missingIds.isEmpty()) {
             sb.append(" missing_ids=");
@@ -64,6 +68,8 @@ public record Reconciliation(long received, long processed, long rejected, long 
         n.put("rejected", rejected);
         n.put("failed", failed);
         n.put("handed_back", handedBack);
+        n.put("duplicate", duplicate);
+        n.put("superseded", superseded);
         n.put("missing", missingIds.size());
         ArrayNode ids = n.putArray("missing_ids");
         missingIds.forEach(ids::add);
