@@ -23,8 +23,10 @@ public final class ExperimentConfig {
     private final String redisServer;
     private final String workDir;
     private final boolean keepKeys;
+    private final boolean completions;
 
     ExperimentConfig(Builder b) {
+        this.completions = b.completions;
         this.jobs = b.jobs;
         this.workers = b.workers;
         this.events = b.events;
@@ -83,6 +85,11 @@ public final class ExperimentConfig {
                 case "--redis-server" -> b.redisServer(v);
                 case "--work-dir" -> b.workDir(v);
                 case "--keep-keys" -> b.keepKeys(Boolean.parseBoolean(v));
+                case "--completion" -> b.completions(switch (v) {
+                    case "records" -> true;
+                    case "none" -> false;
+                    default -> throw new IllegalArgumentException("--completion is records or none, not '" + v + "'");
+                });
                 default -> throw new IllegalArgumentException("unknown option " + a + "; options: --jobs --workers --events"
                         + " --per-event --grace-ms --safety-ms --slow-one-in --modes --brokers --amqp-uri --nats-url --redis-uri"
                         + " --redis-server --work-dir"
@@ -112,6 +119,11 @@ public final class ExperimentConfig {
     public String workDir() { return workDir; }
     /** Leave each mode's keys ({@link Row#keyPrefix()}{@code :*}) in Redis for inspection instead of deleting them. */
     public boolean keepKeys() { return keepKeys; }
+    /**
+     * Guarded workers record each job's completion in the sink's Redis ({@code RedisCompletions}), their
+     * results written with the record in one script ({@code --completion records}); default none.
+     */
+    public boolean completions() { return completions; }
 
     @Override
     public String toString() {
@@ -133,6 +145,7 @@ public final class ExperimentConfig {
         private String amqpUri;
         private String natsUrl;
         private String redisUri;
+        private boolean completions;
         private String redisServer;
         private String workDir = "target/scaledown";
         private boolean keepKeys;
@@ -154,6 +167,7 @@ public final class ExperimentConfig {
         public Builder redisServer(String redisServer) { this.redisServer = redisServer; return this; }
         public Builder workDir(String workDir) { this.workDir = Objects.requireNonNull(workDir); return this; }
         public Builder keepKeys(boolean keepKeys) { this.keepKeys = keepKeys; return this; }
+        public Builder completions(boolean completions) { this.completions = completions; return this; }
 
         public ExperimentConfig build() {
             if (jobs < 1 || workers < 1 || events < 0 || perEvent < 0 || perEvent > workers || slowOneIn < 1) {

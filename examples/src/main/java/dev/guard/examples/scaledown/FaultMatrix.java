@@ -14,13 +14,17 @@ import java.util.List;
  * The fault matrix: each broker's guarded worker fleet (crash-safe fetch on Redis, ack after the
  * job elsewhere, hand-back on SIGTERM) through each {@link Fault}, done to real processes, on a
  * broker of its own per cell that keeps what it holds ({@link PrivateBroker}); every job id then
- * reconciled on its own against the sink. One table: lost, run twice, redelivered, the settle time.
+ * reconciled on its own against the sink. Workers record each job's completion in the sink's Redis
+ * ({@code RedisCompletions}: a claim with a fencing token before the job, its results and the
+ * record in one script after it), unless {@code --completion none}. One table: lost, run twice (ids
+ * whose results were written more than once), ran again (ids whose handler started more than once:
+ * with completion records, the later runs wrote nothing), redelivered, the settle time.
  *
  * <pre>
  * java -cp "examples/target/classes:$(cat examples/target/classpath-test.txt)" \
  *     dev.guard.examples.scaledown.FaultMatrix [--brokers redis,rabbitmq,nats,kafka] \
  *     [--faults worker-kill,worker-term,broker-restart,partition,lossy-link] [--jobs 2000 --workers 4 --slow-one-in 20] \
- *     [--outage-ms N] [--events 1]
+ *     [--outage-ms N] [--events 1] [--completion records|none]
  * </pre>
  *
  * The partition and the lossy link put worker {@code w1} in a network namespace of its own ({@link NetworkNamespace}:
@@ -34,15 +38,15 @@ public final class FaultMatrix {
     public record Cell(Transport.Kind broker, Fault fault, Duration outage, int jobs, Row row) {
 
         static String header() {
-            return "| broker   | fault                    |  jobs | lost | run twice | redelivered | handed back | restarts |"
-                    + " outage | resumed  | settled  | duration |\n"
-                    + "|----------|--------------------------|-------|------|-----------|-------------|-------------|----------|"
-                    + "--------|----------|----------|----------|";
+            return "| broker   | fault                    |  jobs | lost | run twice | ran again | redelivered | handed back |"
+                    + " restarts | outage | resumed  | settled  | duration |\n"
+                    + "|----------|--------------------------|-------|------|-----------|-----------|-------------|-------------|"
+                    + "----------|--------|----------|----------|----------|";
         }
 
         String line() {
-            return String.format("| %-8s | %-24s | %5d | %4d | %9d | %11d | %11d | %8d | %5.1fs | %-8s | %-8s | %7.1fs |",
-                    broker.arg(), fault.label(), jobs, row.lost(), row.processedTwice(), row.redelivered(),
+            return String.format("| %-8s | %-24s | %5d | %4d | %9d | %9d | %11d | %11d | %8d | %5.1fs | %-8s | %-8s | %7.1fs |",
+                    broker.arg(), fault.label(), jobs, row.lost(), row.processedTwice(), row.ranAgain(), row.redelivered(),
                     row.handedBack(), row.restarts(), outage.toMillis() / 1000.0, seconds(row.resumeMillis()),
                     seconds(row.settleMillis()), row.millis() / 1000.0);
         }
@@ -63,7 +67,7 @@ public final class FaultMatrix {
             List<Fault> faults = List.of(Fault.values());
             Duration outage = null;
             List<String> fleet = new ArrayList<>(List.of("--jobs", "2000", "--workers", "4", "--events", "1",
-                    "--per-event", "1", "--slow-one-in", "20", "--work-dir", "target/faults"));
+                    "--per-event", "1", "--slow-one-in", "20", "--work-dir", "target/faults", "--completion", "records"));
             for (int i = 0; i < args.length; i++) {
                 if (i + 1 >= args.length) {
                     throw new IllegalArgumentException("option " + args[i] + " needs a value");
@@ -109,7 +113,9 @@ public final class FaultMatrix {
                     + f.grace().toMillis() + " ms (safety margin " + f.safety().toMillis() + " ms), 1 job in "
                     + f.slowOneIn() + " slow (1.0-2.5 s); Redis lease " + RedisTransport.LEASE.toMillis()
                     + " ms, NATS AckWait " + NatsTransport.ACK_WAIT_MS + " ms, Kafka session timeout "
-                    + KafkaTransport.SESSION_TIMEOUT_MS + " ms, AMQP heartbeat " + AmqpTransport.HEARTBEAT_SECONDS + " s";
+                    + KafkaTransport.SESSION_TIMEOUT_MS + " ms, AMQP heartbeat " + AmqpTransport.HEARTBEAT_SECONDS + " s; "
+                    + (f.completions() ? "completion records in the sink's Redis, results written with them in one script"
+                            : "no completion records (--completion none)");
         }
     }
 

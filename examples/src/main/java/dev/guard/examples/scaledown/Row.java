@@ -11,12 +11,13 @@ import java.util.List;
  * milliseconds from the kill to another worker's fetch of that job; workers that exited by themselves
  * and were replaced; the settle time of the run's faults ({@code Trial}: from a fault's end until
  * every job held when it began had its outcome; -1 when one never did; {@link #NO_FAULT} without faults),
- * and from a fault's end until the fleet's next outcome (how long it stood still).
+ * and from a fault's end until the fleet's next outcome (how long it stood still); ids whose handler
+ * started more than once (with completion records, a run after the first writes nothing).
  */
 public record Row(Transport.Kind broker, Mode mode, int terminated, int lost, long handedBack, long reaped,
         long redelivered, int processedTwice, int distinctResults, long deadLettered, long millis, List<String> lostIds,
         String keyPrefix, List<Long> pickupMillis, int restarts, long settleMillis,
-        long resumeMillis) {
+        long resumeMillis, int ranAgain) {
 
     /** {@link #settleMillis()} of a run without faults. */
     static final long NO_FAULT = -2;

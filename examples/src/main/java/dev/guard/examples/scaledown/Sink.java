@@ -1,5 +1,6 @@
 package dev.guard.examples.scaledown;
 
+import dev.guard.queue.redis.RedisWrites;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 
@@ -19,6 +20,7 @@ final class Sink {
     private final String results;
     private final String runs;
     private final String at;
+    private final String executions;
     private final String sha;
 
     Sink(StatefulRedisConnection<String, String> connection, String prefix) {
@@ -26,6 +28,7 @@ final class Sink {
         this.results = results(prefix);
         this.runs = runs(prefix);
         this.at = at(prefix);
+        this.executions = executions(prefix);
         this.sha = connection.sync().scriptLoad(WRITE);
     }
 
@@ -39,6 +42,25 @@ final class Sink {
 
     static String at(String prefix) {
         return prefix + ":at";
+    }
+
+    /** How often each job's handler started (not atomic with anything: counts runs, not results). */
+    static String executions(String prefix) {
+        return prefix + ":executions";
+    }
+
+    /** Counts one start of this job's handler. */
+    void started(String jobId) {
+        connection.sync().hincrby(executions, jobId, 1);
+    }
+
+    /**
+     * The same three writes as {@link #write}, added to a completion's buffer: applied with the job's
+     * completion record in one script, or not at all.
+     */
+    void write(RedisWrites writes, String jobId, String worker) {
+        writes.hset(results, jobId, worker).hsetnx(at, jobId, Long.toString(System.currentTimeMillis()))
+                .hincrby(runs, jobId, 1);
     }
 
     /** Returns how often this job has now been written (1 the first time). */

@@ -194,7 +194,8 @@ final class Trial {
                 "-cp", System.getProperty("java.class.path"), Worker.class.getName(),
                 transport.kind().arg(), transport.endpoint(), sinkUri, mode.arg(), prefix, id,
                 Long.toString(config.grace().toMillis()),
-                Long.toString(config.safety().toMillis()), Integer.toString(config.slowOneIn()));
+                Long.toString(config.safety().toMillis()), Integer.toString(config.slowOneIn()),
+                config.completions() ? "records" : "none");
         if (seq == 1) {
             cmd = firstWorkerWrap.apply(cmd);
         }
@@ -316,6 +317,12 @@ final class Trial {
                 twice++;
             }
         }
+        int ranAgain = 0;
+        for (String runs : redis.hvals(Sink.executions(prefix))) {
+            if (Long.parseLong(runs) > 1) {
+                ranAgain++;
+            }
+        }
         List<Long> pickups = new ArrayList<>();
         killedHolding.forEach((id, killedAt) -> {
             // the first fetch of that job after the kill (an earlier kill may have moved it before)
@@ -325,7 +332,7 @@ final class Trial {
         return new Row(transport.kind(), mode, terminated, lost.size(), number(prefix + ":handedback"),
                 number(prefix + ":reaped"), number(prefix + ":redelivered"), twice, written.size(), dead.size(), millis,
                 List.copyOf(lost), prefix, List.copyOf(pickups), restarts, settleMillis(faults, at, dead),
-                resumeMillis(faults, at, ids.size(), dead));
+                resumeMillis(faults, at, ids.size(), dead), ranAgain);
     }
 
     /**

@@ -7,7 +7,10 @@ import dev.guard.drain.DrainLoop;
 import dev.guard.drain.ForwardingJobSource;
 import dev.guard.drain.JobHandler;
 import dev.guard.drain.JobSource;
+import dev.guard.drain.Once;
 import dev.guard.drain.ShutdownReceipt;
+import dev.guard.queue.redis.RedisCompletions;
+import dev.guard.queue.redis.RedisWrites;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -17,9 +20,11 @@ import java.util.Optional;
 
 /**
  * One worker process of the experiment:
- * {@code Worker BROKER ENDPOINT SINK_URI MODE PREFIX WORKER_ID GRACE_MS SAFETY_MS SLOW_ONE_IN}.
+ * {@code Worker BROKER ENDPOINT SINK_URI MODE PREFIX WORKER_ID GRACE_MS SAFETY_MS SLOW_ONE_IN [COMPLETION]}.
  * Takes job ids from the broker, sleeps their steps, writes them to the idempotent {@link Sink}
- * (Redis). Every fetch is recorded in the sink's Redis: {@code <prefix>:fetched} (a set: an id
+ * (Redis); with {@code COMPLETION = records} a guarded worker claims each job in the sink's Redis
+ * ({@link RedisCompletions}, {@code <prefix>:done:<id>}) and its sink writes go with the completion
+ * record in one script ({@link Once}). Each start of a job's handler is counted apart. Every fetch is recorded in the sink's Redis: {@code <prefix>:fetched} (a set: an id
  * fetched again counts as redelivered, its times in the list {@code <prefix>:refetched:<id>}) and
  * {@code <prefix>:inhand} (worker id to the job it holds), so the orchestrator can time how long
  * a killed worker's job waited for another worker.
@@ -43,6 +48,7 @@ public final class Worker {
         DrainConfig config = DrainConfig.builder().gracePeriod(Duration.ofMillis(Long.parseLong(args[6])))
                 .safetyMargin(Duration.ofMillis(Long.parseLong(args[7]))).workerId(workerId).build();
         int slowOneIn = Integer.parseInt(args[8]);
+        boolean completions = args.length > 9 && args[9].equals("records");
 
         // the drain handler goes in first: a SIGTERM during start-up must not kill the JVM either
         Drain drain = mode == Mode.NONE ? null : Drain.install(config);
@@ -76,7 +82,7 @@ public final class Worker {
             }
             try (JobSource<?> source = sources.open(mode, prefix, workerId, config)) {
                 exit = work(mode, recording(source, sinkConnection.sync(), prefix, workerId), drain, sink, sinkConnection,
-                        prefix, workerId, slowOneIn);
+                        prefix, workerId, slowOneIn, completions ? sinkClient : null);
             }
         } finally {
             try {
@@ -92,8 +98,8 @@ public final class Worker {
     }
 
     private static <J> int work(Mode mode, JobSource<J> source, Drain drain, Sink sink,
-            StatefulRedisConnection<String, String> sinkConnection, String prefix, String workerId, int slowOneIn)
-            throws Exception {
+            StatefulRedisConnection<String, String> sinkConnection, String prefix, String workerId, int slowOneIn,
+            RedisClient completionsOn) throws Exception {
         sinkConnection.sync().incr(prefix + ":ready");
         if (mode == Mode.NONE) {
             naive(source, sink, workerId, slowOneIn);
@@ -101,19 +107,39 @@ public final class Worker {
         }
         boolean checkpoints = mode != Mode.GRACEFUL;
         JobHandler<J> handler = (job, d) -> {
-            for (long step : JobWork.steps(source.idOf(job), slowOneIn)) {
-                if (checkpoints) {
-                    d.checkpoint();
-                }
-                Thread.sleep(step);
-            }
+            run(source.idOf(job), d, checkpoints, sink, slowOneIn);
             sink.write(source.idOf(job), workerId);
         };
-        ShutdownReceipt receipt = DrainLoop.builder(drain, source, handler)
-                .handBack(mode != Mode.GRACEFUL)
-                .onHandBack(id -> sinkConnection.sync().incr(prefix + ":handedback"))
-                .build().run();
-        return receipt.exitCode();
+        RedisCompletions completions = completionsOn == null ? null
+                : RedisCompletions.builder(completionsOn, prefix + ":done").worker(workerId).build();
+        try {
+            if (completions != null) {
+                handler = Once.handler(completions, source::idOf, (J job, Drain d, RedisWrites writes) -> {
+                    run(source.idOf(job), d, checkpoints, sink, slowOneIn);
+                    sink.write(writes, source.idOf(job), workerId);
+                });
+            }
+            ShutdownReceipt receipt = DrainLoop.builder(drain, source, handler)
+                    .handBack(mode != Mode.GRACEFUL)
+                    .onHandBack(id -> sinkConnection.sync().incr(prefix + ":handedback"))
+                    .build().run();
+            return receipt.exitCode();
+        } finally {
+            if (completions != null) {
+                completions.close();
+            }
+        }
+    }
+
+    /** The job's steps, the drain's deadline checked between them when {@code checkpoints}. */
+    private static void run(String id, Drain d, boolean checkpoints, Sink sink, int slowOneIn) throws InterruptedException {
+        sink.started(id);
+        for (long step : JobWork.steps(id, slowOneIn)) {
+            if (checkpoints) {
+                d.checkpoint();
+            }
+            Thread.sleep(step);
+        }
     }
 
     /** The worker from the story: take, work, write; nothing between it and a SIGTERM. */
@@ -124,6 +150,7 @@ public final class Worker {
                 continue;
             }
             String id = source.idOf(job.get());
+            sink.started(id);
             for (long step : JobWork.steps(id, slowOneIn)) {
                 Thread.sleep(step);
             }

@@ -67,6 +67,10 @@ class FaultMatrixTest {
             assertEquals(config.fleet().jobs(), row.distinctResults() + row.deadLettered(),
                     where + "results + dead letters != jobs\n" + table);
             assertTrue(row.settleMillis() >= 0, where + "a job held when the fault began never had its outcome\n" + table);
+            if (config.fleet().completions()) {
+                // the results and the completion record go in one script, fenced by the claim's token
+                assertEquals(0, row.processedTwice(), where + "ids whose results were written twice\n" + table);
+            }
             assertTrue(progress.toString(StandardCharsets.UTF_8).contains(cell.broker().arg() + " " + cell.fault().label()
                     + ": " + switch (cell.fault()) {
                         case WORKER_KILL -> "SIGKILLed w";
