@@ -32,7 +32,11 @@ public final class KafkaBroker extends LocalServer<KafkaBroker> {
     private final int controllerPort;
     private final Duration startTimeout;
     private final Path properties;
-    private final String clusterId = Uuid.randomUuid().toString();
+    private String clusterId = Uuid.randomUuid().toString();
+    /** This node's id; 1 alone, 1..n in a {@link KafkaCluster}. */
+    private int nodeId = 1;
+    /** {@code controller.quorum.voters} of a {@link KafkaCluster}; null for a single node. */
+    private String voters;
     /** The address clients are told to use ({@link Builder#advertisedHost}); 127.0.0.1 unless set. */
     private final String advertisedHost;
     private boolean formatted;
@@ -58,6 +62,14 @@ public final class KafkaBroker extends LocalServer<KafkaBroker> {
      */
     @Override
     public synchronized KafkaBroker start() {
+        long spawned = spawn();
+        awaitMetadata(spawned);
+        lastStartTime = Duration.ofNanos(System.nanoTime() - spawned);
+        return this;
+    }
+
+    /** Formats (first start only) and spawns the JVM without waiting; returns when it was spawned (nanoTime). */
+    synchronized long spawn() {
         requireStartable();
         if (!formatted) {
             writeConfig();
@@ -66,9 +78,28 @@ public final class KafkaBroker extends LocalServer<KafkaBroker> {
         }
         long spawned = System.nanoTime();
         started(Child.local(Children.spawn(javaCommand("kafka.Kafka", properties.toString()), dir(), logFile())));
-        awaitMetadata(spawned);
-        lastStartTime = Duration.ofNanos(System.nanoTime() - spawned);
-        return this;
+        return spawned;
+    }
+
+    /** Waits for a node {@link #spawn()}ed at {@code spawnedNanos} to answer (a cluster's nodes wait for each other). */
+    synchronized void awaitStarted(long spawnedNanos) {
+        awaitMetadata(spawnedNanos);
+        lastStartTime = Duration.ofNanos(System.nanoTime() - spawnedNanos);
+    }
+
+    /** Makes this node {@code nodeId} of a cluster with these voters and id (before its first start). */
+    synchronized void joinCluster(int nodeId, String voters, String clusterId) {
+        if (formatted) {
+            throw new IllegalStateException(this + " was started already");
+        }
+        this.nodeId = nodeId;
+        this.voters = voters;
+        this.clusterId = clusterId;
+    }
+
+    /** This node's id (1 for a single broker). */
+    public int nodeId() {
+        return nodeId;
     }
 
     /** {@code 127.0.0.1:port}, or the advertised host's address and the port. */
@@ -88,14 +119,17 @@ public final class KafkaBroker extends LocalServer<KafkaBroker> {
 
     @Override
     public String toString() {
-        return "KafkaBroker[" + bootstrapServers() + ", controller " + HOST + ":" + controllerPort + "]";
+        return "KafkaBroker[" + (voters == null ? "" : "node " + nodeId + ", ") + bootstrapServers() + ", controller "
+                + HOST + ":" + controllerPort + "]";
     }
 
     private void writeConfig() {
+        int rf = voters == null ? 1 : 3;
         String config = String.join("\n",
                 "process.roles=broker,controller",
-                "node.id=1",
-                "controller.quorum.bootstrap.servers=" + HOST + ":" + controllerPort,
+                "node.id=" + nodeId,
+                voters == null ? "controller.quorum.bootstrap.servers=" + HOST + ":" + controllerPort
+                        : "controller.quorum.voters=" + voters,
                 "listeners=PLAINTEXT://" + (advertisedHost == null ? HOST : "0.0.0.0") + ":" + port()
                         + ",CONTROLLER://" + HOST + ":" + controllerPort,
                 "advertised.listeners=PLAINTEXT://" + (advertisedHost == null ? HOST : advertisedHost) + ":" + port(),
@@ -104,13 +138,15 @@ public final class KafkaBroker extends LocalServer<KafkaBroker> {
                 "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
                 "log.dirs=" + dir().resolve("data"),
                 "num.partitions=1",
-                "offsets.topic.replication.factor=1",
+                "offsets.topic.replication.factor=" + rf,
                 "offsets.topic.num.partitions=1",
-                "transaction.state.log.replication.factor=1",
-                "transaction.state.log.min.isr=1",
+                "transaction.state.log.replication.factor=" + rf,
+                "transaction.state.log.min.isr=" + Math.min(rf, 2),
                 "transaction.state.log.num.partitions=1",
-                "share.coordinator.state.topic.replication.factor=1",
-                "share.coordinator.state.topic.min.isr=1",
+                "share.coordinator.state.topic.replication.factor=" + rf,
+                "share.coordinator.state.topic.min.isr=" + Math.min(rf, 2),
+                "default.replication.factor=" + rf,
+                "min.insync.replicas=" + Math.min(rf, 2),
                 "group.initial.rebalance.delay.ms=0",
                 "auto.create.topics.enable=true",
                 "");
@@ -140,8 +176,9 @@ public final class KafkaBroker extends LocalServer<KafkaBroker> {
         java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
         int exit;
         try (java.io.PrintStream out = new java.io.PrintStream(captured, true, StandardCharsets.UTF_8)) {
-            exit = kafka.tools.StorageTool.execute(
-                    new String[] {"format", "-t", clusterId, "-c", properties.toString(), "--standalone"}, out);
+            exit = kafka.tools.StorageTool.execute(voters == null
+                    ? new String[] {"format", "-t", clusterId, "-c", properties.toString(), "--standalone"}
+                    : new String[] {"format", "-t", clusterId, "-c", properties.toString()}, out);
         } catch (RuntimeException e) {
             throw new IllegalStateException("kafka.tools.StorageTool format failed [" + this + "]: " + e
                     + "\nOutput:\n" + captured.toString(StandardCharsets.UTF_8), e);

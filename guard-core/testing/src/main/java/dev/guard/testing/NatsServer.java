@@ -25,6 +25,7 @@ public final class NatsServer extends LocalServer<NatsServer> {
     private final String user;
     private final String password;
     private final String listenAddress;
+    private final Cluster cluster;
     /** The local nats-server, or null when the server runs in a container ({@value #IMAGE}). */
     private final Path binary;
 
@@ -34,6 +35,7 @@ public final class NatsServer extends LocalServer<NatsServer> {
         this.user = builder.user;
         this.password = builder.password;
         this.listenAddress = builder.listenAddress;
+        this.cluster = builder.cluster;
         this.binary = Children.localOrDocker("nats-server", "apt-get install nats-server").orElse(null);
     }
 
@@ -59,6 +61,14 @@ public final class NatsServer extends LocalServer<NatsServer> {
         if (user != null) {
             cmd.addAll(List.of("--user", user, "--pass", password));
         }
+        if (cluster != null) {
+            if (inContainer) {
+                throw new IllegalStateException("a clustered NatsServer needs a local nats-server (apt-get install nats-server)");
+            }
+            cmd.addAll(List.of("--server_name", cluster.serverName(), "--cluster_name", cluster.name(),
+                    "--cluster", "nats://" + HOST + ":" + cluster.port(), "--routes", String.join(",",
+                            cluster.routePorts().stream().map(p -> "nats://" + HOST + ":" + p).toList())));
+        }
         started(inContainer ? ContainerChild.start(IMAGE, cmd, port(), dir(), logFile())
                 : Child.local(Children.spawn(cmd, dir(), logFile())));
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
@@ -79,6 +89,11 @@ public final class NatsServer extends LocalServer<NatsServer> {
             Children.sleep(20);
         }
         throw failure("no INFO line within " + START_TIMEOUT.toSeconds() + " s (last: " + last + ")");
+    }
+
+    /** The server's name in its cluster; null when it is not clustered. */
+    public String serverName() {
+        return cluster == null ? null : cluster.serverName();
     }
 
     /** {@code nats://[user:pass@]127.0.0.1:port}; mask before printing. */
@@ -102,6 +117,10 @@ public final class NatsServer extends LocalServer<NatsServer> {
         }
     }
 
+    /** Cluster membership: the cluster's name, this server's name, its route port and its peers' route ports. */
+    record Cluster(String name, String serverName, int port, List<Integer> routePorts) {
+    }
+
     /** Builds a {@link NatsServer}; the port is reserved at {@code build()}, nothing starts until {@code start()}. */
     public static final class Builder {
         private int port;
@@ -109,8 +128,18 @@ public final class NatsServer extends LocalServer<NatsServer> {
         private String user;
         private String password;
         private String listenAddress = HOST;
+        private Cluster cluster;
 
         Builder() {}
+
+        /**
+         * A member of cluster {@code name}, called {@code serverName}, taking routes on 127.0.0.1:{@code port}
+         * and connecting to its peers' route ports (JetStream clustering needs both names).
+         */
+        public Builder cluster(String name, String serverName, int port, List<Integer> peerRoutePorts) {
+            this.cluster = new Cluster(name, serverName, LocalServer.requirePort(port), List.copyOf(peerRoutePorts));
+            return this;
+        }
 
         /**
          * Listen on {@code address} instead of 127.0.0.1 ({@code 0.0.0.0}: every address, so that a

@@ -39,7 +39,8 @@ public final class RedisSentinelSet implements AutoCloseable {
         this.alsoBind = b.alsoBind;
         RedisServer.Builder m = RedisServer.builder().local().args("--repl-diskless-sync-delay", "0")
                 .args(b.masterArgs.toArray(String[]::new));
-        RedisServer.Builder r = RedisServer.builder().local().args("--repl-diskless-sync-delay", "0");
+        RedisServer.Builder r = RedisServer.builder().local().args("--repl-diskless-sync-delay", "0")
+                .args(b.replicaArgs.toArray(String[]::new));
         if (alsoBind != null) {
             m.alsoBind(alsoBind);
             r.alsoBind(alsoBind);
@@ -300,8 +301,15 @@ public final class RedisSentinelSet implements AutoCloseable {
         private String alsoBind;
         private int sentinels = 3;
         private final List<String> masterArgs = new ArrayList<>();
+        private final List<String> replicaArgs = new ArrayList<>();
 
         private Builder() {}
+
+        /** More arguments for the replica's redis-server (e.g. {@code --appendonly yes}, so the promoted one keeps its data too). */
+        public Builder replicaArgs(String... args) {
+            replicaArgs.addAll(List.of(args));
+            return this;
+        }
 
         /** More arguments for the master's redis-server (e.g. {@code --enable-debug-command yes}). */
         public Builder masterArgs(String... args) {
