@@ -8,7 +8,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The faults of the matrix, each done to real processes while the fleet works: a column of
+ * The faults of the matrix, each done to real processes while the fleet works: a row of
  * {@link FaultMatrix}'s table. A fault records the jobs held when it began and when it ended, so
  * the trial can time how long those jobs took to get their outcome after it ({@link Row#settleMillis()}).
  */
@@ -30,7 +30,13 @@ public enum Fault {
      * broker dropped, everything it sends limited to 256 kbit/s, for 10 s (no added delay: this
      * kernel has no netem); then healed.
      */
-    LOSSY_LINK("slow, lossy link");
+    LOSSY_LINK("slow, lossy link"),
+    /**
+     * The leader of what the jobs are on SIGKILLed in a replicated broker, and not started again:
+     * the Redis master under Sentinel, the JetStream server leading an R3 stream, the Kafka node
+     * leading partition 0 (replication factor 3). The fault ends when a new leader serves.
+     */
+    FAILOVER("leader killed, failover");
 
     /** The share of packets a {@link #LOSSY_LINK} drops, each way. */
     static final double LOSS = 0.10;
@@ -58,7 +64,7 @@ public enum Fault {
             }
         }
         throw new IllegalArgumentException("unknown fault '" + s + "'; use worker-kill, worker-term, broker-restart,"
-                + " partition or lossy-link");
+                + " partition, lossy-link or failover");
     }
 
     /**
@@ -67,7 +73,7 @@ public enum Fault {
      */
     Duration defaultOutage(Transport.Kind kind) {
         return switch (this) {
-            case WORKER_KILL, WORKER_TERM -> Duration.ZERO;
+            case WORKER_KILL, WORKER_TERM, FAILOVER -> Duration.ZERO;
             case BROKER_RESTART -> Duration.ofSeconds(3);
             case LOSSY_LINK -> Duration.ofSeconds(10);
             case PARTITION -> switch (kind) {
@@ -121,6 +127,18 @@ public enum Fault {
                     broker.restart();
                     trial.fault(held, System.currentTimeMillis());
                     say(trial, String.format("broker serving again %.1f s after the kill", (System.nanoTime() - t0) / 1e9));
+                    return 0;
+                }
+                case FAILOVER -> {
+                    Set<String> held = trial.held();
+                    long t0 = System.nanoTime();
+                    String killed = broker.killLeader(trial.prefix());
+                    say(trial, killed + " SIGKILLed while " + held.size() + " jobs were held");
+                    String now = broker.awaitNewLeader(trial.prefix());
+                    long failover = (System.nanoTime() - t0) / 1_000_000;
+                    trial.fault(held, System.currentTimeMillis());
+                    trial.outage(Duration.ofMillis(failover));
+                    say(trial, String.format("failed over: %s, %.2f s after the kill", now, failover / 1000.0));
                     return 0;
                 }
                 case PARTITION, LOSSY_LINK -> {

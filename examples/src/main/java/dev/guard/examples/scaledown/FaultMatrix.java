@@ -23,7 +23,7 @@ import java.util.List;
  * <pre>
  * java -cp "examples/target/classes:$(cat examples/target/classpath-test.txt)" \
  *     dev.guard.examples.scaledown.FaultMatrix [--brokers redis,rabbitmq,nats,kafka] \
- *     [--faults worker-kill,worker-term,broker-restart,partition,lossy-link] [--jobs 2000 --workers 4 --slow-one-in 20] \
+ *     [--faults worker-kill,worker-term,broker-restart,partition,lossy-link,failover] [--jobs 2000 --workers 4 --slow-one-in 20] \
  *     [--outage-ms N] [--events 1] [--completion records|none]
  * </pre>
  *
@@ -31,6 +31,10 @@ import java.util.List;
  * root and iptables). Exit code 0 when no cell lost a job, 1 otherwise, 64 on a usage error.
  */
 public final class FaultMatrix {
+
+    /** Why the matrix has no RabbitMQ failover cell (yet). */
+    static final String NO_RABBITMQ_CLUSTER = "a RabbitMQ cluster (three nodes, a quorum queue) is not built by the"
+            + " matrix yet";
 
     private FaultMatrix() {}
 
@@ -168,7 +172,12 @@ public final class FaultMatrix {
                 for (Transport.Kind kind : config.brokers()) {
                     for (Fault fault : config.faults()) {
                         Duration outage = config.outage(fault, kind);
-                        try (PrivateBroker broker = PrivateBroker.start(kind, host); Transport transport = broker.transport()) {
+                        if (fault == Fault.FAILOVER && !PrivateBroker.replicable(kind)) {
+                            out.printf("%s %s: not run: %s%n", kind.arg(), fault.label(), NO_RABBITMQ_CLUSTER);
+                            continue;
+                        }
+                        try (PrivateBroker broker = fault == Fault.FAILOVER ? PrivateBroker.replicated(kind)
+                                : PrivateBroker.start(kind, host); Transport transport = broker.transport()) {
                             out.printf("%s %s: a private broker (%s)%n", kind.arg(), fault.label(), broker.persistence());
                             String prefix = "faults:" + runId + ":" + kind.arg() + ":" + fault.arg();
                             Trial trial = new Trial(config.fleet(), transport, Mode.CRASH_SAFE, sinkUri, prefix, c.sync(), out,
@@ -177,7 +186,9 @@ public final class FaultMatrix {
                             if (fault == Fault.PARTITION || fault == Fault.LOSSY_LINK) {
                                 trial.wrapFirstWorker(ns::wrap);
                             }
-                            Cell cell = new Cell(kind, fault, outage, config.fleet().jobs(), trial.run());
+                            Row row = trial.run();
+                            Cell cell = new Cell(kind, fault, trial.measuredOutage() != null ? trial.measuredOutage() : outage,
+                                    config.fleet().jobs(), row);
                             out.println(cell.line());
                             cells.add(cell);
                         }

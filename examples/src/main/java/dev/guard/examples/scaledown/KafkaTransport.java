@@ -35,12 +35,27 @@ final class KafkaTransport implements Transport {
     static final int PARTITIONS = 8;
     static final int SESSION_TIMEOUT_MS = 6000;
 
-    private final KafkaBroker broker;
+    private final String bootstrap;
+    private final short replication;
+    private final AutoCloseable brokers;
+    private final String logs;
     private final Admin admin;
 
+    /** On one broker, which closes with this transport. */
     KafkaTransport(KafkaBroker broker) {
-        this.broker = broker;
-        this.admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()));
+        this(broker.bootstrapServers(), (short) 1, broker, broker.logFile().toString());
+    }
+
+    /**
+     * On the brokers at {@code bootstrap}, topics replicated {@code replication} ways; {@code brokers}
+     * closes with this transport; {@code logs} says where their logs are.
+     */
+    KafkaTransport(String bootstrap, short replication, AutoCloseable brokers, String logs) {
+        this.bootstrap = bootstrap;
+        this.replication = replication;
+        this.brokers = brokers;
+        this.logs = logs;
+        this.admin = Admin.create(Map.of("bootstrap.servers", bootstrap));
     }
 
     static String topic(String prefix) {
@@ -58,16 +73,16 @@ final class KafkaTransport implements Transport {
 
     @Override
     public String endpoint() {
-        return broker.bootstrapServers();
+        return bootstrap;
     }
 
     @Override
     public long enqueue(String prefix, List<String> ids) throws Exception {
-        admin.createTopics(List.of(new NewTopic(topic(prefix), PARTITIONS, (short) 1),
-                new NewTopic(topic(prefix) + ".dead", 1, (short) 1))).all().get();
+        admin.createTopics(List.of(new NewTopic(topic(prefix), PARTITIONS, replication),
+                new NewTopic(topic(prefix) + ".dead", 1, replication))).all().get();
         awaitLeaders(topic(prefix));
         Properties p = new Properties();
-        p.put("bootstrap.servers", broker.bootstrapServers());
+        p.put("bootstrap.servers", bootstrap);
         p.put("acks", "all");
         List<Future<RecordMetadata>> sent = new ArrayList<>();
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
@@ -92,7 +107,7 @@ final class KafkaTransport implements Transport {
             }
             if (System.nanoTime() > until) {
                 throw new IllegalStateException("kafka: topic " + topic + " has partitions without a leader after 60 s: "
-                        + description + "; see the broker's log " + broker.logFile());
+                        + description + "; see the broker's log " + logs);
             }
             Thread.sleep(100);
         }
@@ -123,7 +138,7 @@ final class KafkaTransport implements Transport {
     @Override
     public Set<String> dead(String prefix) {
         Set<String> ids = new HashSet<>();
-        try (KafkaConsumer<String, String> reader = new KafkaConsumer<>(Map.of("bootstrap.servers", broker.bootstrapServers(),
+        try (KafkaConsumer<String, String> reader = new KafkaConsumer<>(Map.of("bootstrap.servers", bootstrap,
                 "group.id", topic(prefix) + "-dead-reader", "auto.offset.reset", "earliest"),
                 new StringDeserializer(), new StringDeserializer())) {
             reader.subscribe(List.of(topic(prefix) + ".dead"));
@@ -148,7 +163,11 @@ final class KafkaTransport implements Transport {
     @Override
     public void close() {
         admin.close();
-        broker.close();
+        try {
+            brokers.close();
+        } catch (Exception e) {
+            System.err.println("scaledown: closing the Kafka broker(s) failed: " + e);
+        }
     }
 
     /** A worker's sources on the broker at {@code bootstrap}. */

@@ -32,11 +32,26 @@ final class NatsTransport implements Transport {
     static final String DURABLE = "workers";
 
     private final String url;
+    private final int replicas;
     private final Connection connection;
 
     NatsTransport(String url) throws Exception {
+        this(url, 1);
+    }
+
+    /** On the server(s) at {@code url} (comma-separated), the stream stored {@code replicas} times. */
+    NatsTransport(String url, int replicas) throws Exception {
         this.url = url;
-        this.connection = Nats.connect(url);
+        this.replicas = replicas;
+        this.connection = connect(url);
+    }
+
+    /**
+     * Connects to any of the servers in {@code url} (comma-separated; jnats's other settings its
+     * defaults, as {@code Nats.connect(url)}: on a lost connection it tries the others, 60 times, 2 s apart).
+     */
+    static Connection connect(String url) throws java.io.IOException, InterruptedException {
+        return Nats.connect(new io.nats.client.Options.Builder().servers(url.split(",")).build());
     }
 
     static String stream(String prefix) {
@@ -61,7 +76,7 @@ final class NatsTransport implements Transport {
     public long enqueue(String prefix, List<String> ids) throws Exception {
         JetStreamManagement jsm = connection.jetStreamManagement();
         jsm.addStream(StreamConfiguration.builder().name(stream(prefix))
-                .subjects(subject(prefix), subject(prefix) + ".dead").build());
+                .subjects(subject(prefix), subject(prefix) + ".dead").replicas(replicas).build());
         JetStream js = connection.jetStream();
         List<CompletableFuture<PublishAck>> acks = new ArrayList<>();
         for (String id : ids) {

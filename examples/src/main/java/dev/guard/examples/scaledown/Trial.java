@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -48,6 +49,7 @@ final class Trial {
     private final Map<Process, String> workerIds = new HashMap<>();
     /** Job id held by a SIGKILLed worker, and when it was killed (ms since the epoch). */
     private final Map<String, Long> killedHolding = new LinkedHashMap<>();
+    private volatile Duration measuredOutage;
     /** For each fault: the jobs held when it began, and when it ended (ms since the epoch). */
     private final List<Map.Entry<Set<String>, Long>> faults = new ArrayList<>();
     private final Random random = new Random(42);
@@ -138,6 +140,11 @@ final class Trial {
         return name;
     }
 
+    /** The key prefix of this trial's jobs (the queue, stream or topic is named after it). */
+    String prefix() {
+        return prefix;
+    }
+
     PrintStream out() {
         return out;
     }
@@ -172,6 +179,16 @@ final class Trial {
     }
 
     /** A job held by a SIGKILLed worker, for the death-to-pick-up figures. */
+    /** A fault whose length is measured, not set (a failover): how long it lasted. */
+    void outage(Duration measured) {
+        this.measuredOutage = measured;
+    }
+
+    /** What {@link #outage(Duration)} recorded; null when the fault's length was set. */
+    Duration measuredOutage() {
+        return measuredOutage;
+    }
+
     void killedHolding(String jobId, long killedAtMillis) {
         killedHolding.put(jobId, killedAtMillis);
     }

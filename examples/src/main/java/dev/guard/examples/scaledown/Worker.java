@@ -14,7 +14,6 @@ import dev.guard.queue.redis.RedisWrites;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.nats.client.Nats;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -73,7 +72,7 @@ public final class Worker {
                     sources = AmqpTransport.sources(c);
                 }
                 case NATS -> {
-                    io.nats.client.Connection c = Nats.connect(endpoint);
+                    io.nats.client.Connection c = NatsTransport.connect(endpoint);
                     brokerConnection = c::close;
                     sources = NatsTransport.sources(c);
                 }
