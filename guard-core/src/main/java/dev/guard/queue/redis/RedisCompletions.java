@@ -111,7 +111,7 @@ public final class RedisCompletions implements CompletionStore<RedisWrites> {
     @Override
     public RedisWrites writes(Claim claim) {
         String record = record(claim.jobId());
-        return new RedisWrites(key -> requireSameSlot(record, key));
+        return new RedisWrites(claim.token(), key -> requireSameSlot(record, key));
     }
 
     @Override

@@ -25,9 +25,20 @@ public final class RedisWrites {
 
     private final List<Write> writes = new ArrayList<>();
     private final java.util.function.Consumer<String> keyCheck;
+    private final long token;
 
-    RedisWrites(java.util.function.Consumer<String> keyCheck) {
+    RedisWrites(long token, java.util.function.Consumer<String> keyCheck) {
+        this.token = token;
         this.keyCheck = keyCheck;
+    }
+
+    /**
+     * The fencing token of this run's claim: larger than every earlier claim of the job. For a
+     * store outside Redis that can refuse a write carrying an older token than one it has seen
+     * (a conditional update on a version column), pass it along with the write.
+     */
+    public long token() {
+        return token;
     }
 
     /** {@code HSET key field value}. */

@@ -73,6 +73,7 @@ class RedisCompletionsTest {
             Claim lapsed = w1.claim("job-2");
             Claim newer = w2.claim("job-2");
             assertTrue(newer.token() > lapsed.token(), lapsed + " then " + newer);
+            assertEquals(newer.token(), w2.writes(newer).token());
             assertEquals(Verdict.SUPERSEDED, w1.complete(lapsed, w1.writes(lapsed).hset(results, "job-2", "from-w1")));
             assertNull(shared.redis.sync().hget(results, "job-2"), "a superseded claim wrote its result");
             assertEquals(Verdict.RECORDED, w2.complete(newer, w2.writes(newer).hset(results, "job-2", "from-w2")));
