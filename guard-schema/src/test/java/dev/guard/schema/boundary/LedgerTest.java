@@ -26,7 +26,7 @@ class LedgerTest {
         Reconciliation r = l.reconcile();
         assertTrue(r.balanced());
         assertEquals("received=100 processed=91 rejected=9 failed=0 handed_back=0 missing=0", l.summaryLine());
-        assertEquals("{\"received\":100,\"processed\":91,\"rejected\":9,\"failed\":0,\"handed_back\":0,\"missing\":0,"
+        assertEquals("{\"received\":100,\"processed\":91,\"rejected\":9,\"failed\":0,\"handed_back\":0,\"duplicate\":0,\"superseded\":0,\"missing\":0,"
                 + "\"missing_ids\":[],\"balanced\":true}", l.toJson());
     }
 
