@@ -92,7 +92,7 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
             if (b.declare) {
                 Map<String, Object> args = quorum ? Map.of("x-queue-type", "quorum") : null;
                 channel.queueDeclare(queue, true, false, false, args);
-                channel.queueDeclare(deadLetter, true, false, false, null);
+                declareDeadLetter(b.connection, args);
             }
             channel.basicQos(b.prefetch);
             channel.addShutdownListener(this::lost);
@@ -103,6 +103,34 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
             closeQuietly();
             throw e;
         }
+    }
+
+    /**
+     * The dead-letter queue, durable; of a quorum source, a quorum queue too when it does not exist
+     * yet. A classic queue lives on one node of a cluster: when that node died, every worker that
+     * declared it stopped at start ("home node ... is down or inaccessible", seen in the fault
+     * matrix's RabbitMQ failover). An existing dead-letter queue is kept as it is: declaring it with
+     * other arguments would fail.
+     */
+    private void declareDeadLetter(Connection connection, Map<String, Object> quorumArgs) throws IOException {
+        if (quorumArgs != null) {
+            Channel probe = connection.createChannel();
+            try {
+                probe.queueDeclarePassive(deadLetter);
+                return; // exists: as it is
+            } catch (IOException notThere) {
+                // 404: the broker closed the probe channel; declare it below
+            } finally {
+                if (probe.isOpen()) {
+                    try {
+                        probe.close();
+                    } catch (java.util.concurrent.TimeoutException | IOException | RuntimeException ignored) {
+                        // closing a spare channel
+                    }
+                }
+            }
+        }
+        channel.queueDeclare(deadLetter, true, false, false, quorumArgs);
     }
 
     /** A queue consumer on {@code connection} (owned by the caller). */

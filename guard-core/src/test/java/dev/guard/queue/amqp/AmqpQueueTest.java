@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -195,5 +196,40 @@ class AmqpQueueTest {
             assertTrue(picked.redelivered());
             assertEquals(1, picked.interruptions(), picked.toString());
         }
+    }
+
+    /**
+     * A quorum source's dead letters go to a quorum queue too (a classic one lives on one node: the
+     * fault matrix's RabbitMQ failover stopped every new worker with "home node ... is down"); a
+     * dead-letter queue that exists already is kept as it is, not declared over (which would fail).
+     */
+    @Test
+    void aQuorumSourceDeclaresAQuorumDeadLetterQueueAndKeepsAnExistingOne() throws Exception {
+        source(connection(), true, 3);
+        assertEquals("quorum", queueType(queue + ":dead"));
+
+        String other = MachineServices.uniqueName("guard-amqp-kept");
+        adminChannel.queueDeclare(other + ":dead", true, false, false, null);
+        try (AmqpQueue q = AmqpQueue.builder(connection(), other).quorum(true).pollTimeout(Duration.ofMillis(200)).build()) {
+            assertEquals("classic", queueType(other + ":dead"));
+        } finally {
+            adminChannel.queueDelete(other);
+            adminChannel.queueDelete(other + ":dead");
+        }
+    }
+
+    /** The queue's type as the machine's node reports it ({@code rabbitmqctl list_queues name type}). */
+    private static String queueType(String name) throws Exception {
+        Process p = new ProcessBuilder("rabbitmqctl", "list_queues", "name", "type", "--quiet", "--no-table-headers")
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "rabbitmqctl did not end");
+        for (String line : out.split("\n")) {
+            String[] cols = line.trim().split("\t");
+            if (cols.length == 2 && cols[0].equals(name)) {
+                return cols[1];
+            }
+        }
+        throw new AssertionError("rabbitmqctl list_queues does not list " + name + ":\n" + out);
     }
 }
