@@ -29,6 +29,8 @@ public final class RabbitMqNode extends LocalServer<RabbitMqNode> {
     private final int distPort = FreePorts.next();
     private final String nodeName;
     private final java.nio.file.Path binary;
+    /** Every node of its cluster ({@link RabbitMqCluster}), itself included; empty for a node alone. */
+    private List<String> clusterNodes = List.of();
 
     RabbitMqNode(Builder builder) {
         super("rabbitmq-server", builder.port, "rabbitmq-", "rabbitmq.out", Duration.ofSeconds(20), 30);
@@ -51,8 +53,18 @@ public final class RabbitMqNode extends LocalServer<RabbitMqNode> {
         try {
             Files.createDirectories(dir().resolve("mnesia"));
             Files.createDirectories(dir().resolve("log"));
-            Files.writeString(dir().resolve("rabbitmq.conf"), "listeners.tcp.1 = " + listenAddress + ":" + port()
-                    + "\nloopback_users = none\n", StandardCharsets.UTF_8);
+            StringBuilder conf = new StringBuilder("listeners.tcp.1 = " + listenAddress + ":" + port()
+                    + "\nloopback_users = none\n");
+            if (!clusterNodes.isEmpty()) {
+                // peer discovery from a list (RabbitMQ's "Config File Peer Discovery Backend"): on its first
+                // boot a node joins the first listed node it reaches, or forms the cluster when it reaches none
+                conf.append("cluster_formation.peer_discovery_backend = classic_config\n");
+                for (int i = 0; i < clusterNodes.size(); i++) {
+                    conf.append("cluster_formation.classic_config.nodes.").append(i + 1).append(" = ")
+                            .append(clusterNodes.get(i)).append('\n');
+                }
+            }
+            Files.writeString(dir().resolve("rabbitmq.conf"), conf.toString(), StandardCharsets.UTF_8);
             Files.writeString(dir().resolve("enabled_plugins"), "[].\n", StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("could not write the node's files in " + dir(), e);
@@ -97,6 +109,18 @@ public final class RabbitMqNode extends LocalServer<RabbitMqNode> {
     /** {@code amqp://guest:guest@host:port}: the node reached by another address of this machine. */
     public String uri(String host) {
         return "amqp://guest:guest@" + host + ":" + port();
+    }
+
+    /** Makes this node one of {@code nodes} (their Erlang names, its own included), before its first start. */
+    synchronized void joinCluster(List<String> nodes) {
+        this.clusterNodes = List.copyOf(nodes);
+    }
+
+    /** Runs {@code rabbitmqctl -n <this node> args...} (as the rabbitmq user, whose cookie every node shares); its output. */
+    public String ctl(String... args) {
+        List<String> cmd = new ArrayList<>(List.of(binary.resolveSibling("rabbitmqctl").toString(), "-n", nodeName));
+        cmd.addAll(List.of(args));
+        return Children.run(true, cmd.toArray(String[]::new));
     }
 
     /** The node's Erlang name. */
