@@ -10,6 +10,7 @@ import dev.guard.queue.amqp.AmqpQueue;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -29,23 +30,53 @@ final class AmqpTransport implements Transport {
     private final Connection connection;
     private final Channel channel;
 
+    /**
+     * On the node at {@code uri}, or on a cluster when it names several ({@code amqp://u:p@h:p1,h:p2,h:p3}):
+     * then the jobs' queue is a quorum queue, replicated on the nodes.
+     */
     AmqpTransport(String uri) throws Exception {
         this.uri = uri;
         ConnectionFactory f = factory(uri);
         // the orchestrator outlives a broker restart of the fault matrix (the workers do not: see factory)
         f.setAutomaticRecoveryEnabled(true);
         f.setNetworkRecoveryInterval(500);
-        this.connection = f.newConnection("scaledown-orchestrator");
+        this.connection = connect(f, uri, "scaledown-orchestrator");
         this.channel = connection.createChannel();
     }
 
-    /** A worker's: no automatic recovery (guard's AmqpQueue ends the worker on a lost connection; it is restarted). */
+    /** True when {@code uri} names several nodes: a cluster, whose jobs are on a quorum queue. */
+    static boolean cluster(String uri) {
+        return uri.contains(",");
+    }
+
+    /**
+     * A worker's: no automatic recovery (guard's AmqpQueue ends the worker on a lost connection; it is
+     * restarted). Credentials and the first node from {@code uri}.
+     */
     static ConnectionFactory factory(String uri) throws Exception {
         ConnectionFactory f = new ConnectionFactory();
-        f.setUri(uri);
+        f.setUri(cluster(uri) ? uri.substring(0, uri.indexOf(',')) : uri);
         f.setAutomaticRecoveryEnabled(false);
         f.setRequestedHeartbeat(HEARTBEAT_SECONDS);
         return f;
+    }
+
+    /**
+     * Connects to the first node of {@code uri} that answers, the list rotated by {@code name} so
+     * that a fleet's connections spread over the nodes as behind a load balancer (and some are on
+     * the node a failover kills).
+     */
+    static Connection connect(ConnectionFactory f, String uri, String name) throws Exception {
+        if (!cluster(uri)) {
+            return f.newConnection(name);
+        }
+        String hosts = uri.substring(uri.lastIndexOf('@') + 1);
+        List<com.rabbitmq.client.Address> addresses = new java.util.ArrayList<>();
+        for (String h : hosts.split(",")) {
+            addresses.add(com.rabbitmq.client.Address.parseAddress(h.trim()));
+        }
+        java.util.Collections.rotate(addresses, Math.floorMod(name.hashCode(), addresses.size()));
+        return f.newConnection(addresses, name);
     }
 
     @Override
@@ -60,8 +91,9 @@ final class AmqpTransport implements Transport {
 
     @Override
     public long enqueue(String prefix, List<String> ids) throws Exception {
-        channel.queueDeclare(prefix, true, false, false, null);
-        channel.queueDeclare(prefix + ":dead", true, false, false, null);
+        Map<String, Object> quorum = cluster(uri) ? Map.of("x-queue-type", "quorum") : null;
+        channel.queueDeclare(prefix, true, false, false, quorum);
+        channel.queueDeclare(prefix + ":dead", true, false, false, quorum);
         channel.confirmSelect();
         AMQP.BasicProperties persistent = new AMQP.BasicProperties.Builder().deliveryMode(2).build();
         for (String id : ids) {
@@ -114,10 +146,10 @@ final class AmqpTransport implements Transport {
         }
     }
 
-    /** A worker's sources on its own connection. */
-    static Sources sources(Connection connection) {
+    /** A worker's sources on its own connection ({@code quorum}: the queue is a quorum queue). */
+    static Sources sources(Connection connection, boolean quorum) {
         return (mode, prefix, workerId, config) -> {
-            JobSource<?> q = AmqpQueue.builder(connection, prefix).consumerName(workerId).pollTimeout(Worker.POLL)
+            JobSource<?> q = AmqpQueue.builder(connection, prefix).quorum(quorum).consumerName(workerId).pollTimeout(Worker.POLL)
                     .handBackTimeout(config.safetyMargin()).idOf((payload, messageId) -> payload).build();
             return mode.acksOnReceipt() ? new AckOnReceipt<>(q) : q;
         };

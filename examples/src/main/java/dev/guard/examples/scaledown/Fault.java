@@ -34,7 +34,8 @@ public enum Fault {
     /**
      * The leader of what the jobs are on SIGKILLed in a replicated broker, and not started again:
      * the Redis master under Sentinel, the JetStream server leading an R3 stream, the Kafka node
-     * leading partition 0 (replication factor 3). The fault ends when a new leader serves.
+     * leading partition 0 (replication factor 3), the RabbitMQ node leading the quorum queue. The
+     * fault ends when a new leader serves.
      */
     FAILOVER("leader killed, failover");
 

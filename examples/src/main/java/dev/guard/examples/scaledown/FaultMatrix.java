@@ -32,10 +32,6 @@ import java.util.List;
  */
 public final class FaultMatrix {
 
-    /** Why the matrix has no RabbitMQ failover cell (yet). */
-    static final String NO_RABBITMQ_CLUSTER = "a RabbitMQ cluster (three nodes, a quorum queue) is not built by the"
-            + " matrix yet";
-
     private FaultMatrix() {}
 
     /** One cell: a broker, a fault, how long the fault lasted, and the reconciled run. */
@@ -172,10 +168,6 @@ public final class FaultMatrix {
                 for (Transport.Kind kind : config.brokers()) {
                     for (Fault fault : config.faults()) {
                         Duration outage = config.outage(fault, kind);
-                        if (fault == Fault.FAILOVER && !PrivateBroker.replicable(kind)) {
-                            out.printf("%s %s: not run: %s%n", kind.arg(), fault.label(), NO_RABBITMQ_CLUSTER);
-                            continue;
-                        }
                         try (PrivateBroker broker = fault == Fault.FAILOVER ? PrivateBroker.replicated(kind)
                                 : PrivateBroker.start(kind, host); Transport transport = broker.transport()) {
                             out.printf("%s %s: a private broker (%s)%n", kind.arg(), fault.label(), broker.persistence());

@@ -5,6 +5,7 @@ import dev.guard.testing.KafkaCluster;
 import dev.guard.testing.LocalServer;
 import dev.guard.testing.NatsCluster;
 import dev.guard.testing.NatsServer;
+import dev.guard.testing.RabbitMqCluster;
 import dev.guard.testing.RabbitMqNode;
 import dev.guard.testing.RedisSentinelSet;
 import dev.guard.testing.RedisServer;
@@ -22,7 +23,7 @@ import java.util.Map;
  * <p>{@link #replicated} gives the failover cells theirs: a Redis master and replica (both with
  * the append-only file) watched by three sentinels, three clustered {@code nats-server}s with
  * the stream stored three times, three KRaft nodes with topics replicated three ways
- * ({@code min.insync.replicas=2}).
+ * ({@code min.insync.replicas=2}), three RabbitMQ nodes with the jobs on a quorum queue.
  */
 final class PrivateBroker implements AutoCloseable {
 
@@ -34,11 +35,18 @@ final class PrivateBroker implements AutoCloseable {
     private final RedisSentinelSet sentinels;
     private final NatsCluster natsCluster;
     private final KafkaCluster kafkaCluster;
+    private final RabbitMqCluster rabbitCluster;
     /** What {@link #killLeader} killed, for {@link #awaitNewLeader}. */
     private Object killed;
 
     private PrivateBroker(Transport.Kind kind, LocalServer<?> server, String host, RedisSentinelSet sentinels,
             NatsCluster natsCluster, KafkaCluster kafkaCluster) {
+        this(kind, server, host, sentinels, natsCluster, kafkaCluster, null);
+    }
+
+    private PrivateBroker(Transport.Kind kind, LocalServer<?> server, String host, RedisSentinelSet sentinels,
+            NatsCluster natsCluster, KafkaCluster kafkaCluster, RabbitMqCluster rabbitCluster) {
+        this.rabbitCluster = rabbitCluster;
         this.kind = kind;
         this.server = server;
         this.host = host;
@@ -66,11 +74,6 @@ final class PrivateBroker implements AutoCloseable {
         }
     }
 
-    /** True when {@link #replicated} can build {@code kind} here. */
-    static boolean replicable(Transport.Kind kind) {
-        return kind != Transport.Kind.RABBITMQ;
-    }
-
     /** The replicated form of {@code kind}, on 127.0.0.1 (no worker of a failover cell is in the namespace). */
     static PrivateBroker replicated(Transport.Kind kind) {
         return switch (kind) {
@@ -79,7 +82,8 @@ final class PrivateBroker implements AutoCloseable {
                     .replicaArgs("--appendonly", "yes", "--appendfsync", "everysec").build().start(), null, null);
             case NATS -> new PrivateBroker(kind, null, "127.0.0.1", null, NatsCluster.start(3, "127.0.0.1"), null);
             case KAFKA -> new PrivateBroker(kind, null, "127.0.0.1", null, null, KafkaCluster.start(3, null));
-            case RABBITMQ -> throw new IllegalArgumentException("no replicated RabbitMQ in the matrix yet");
+            case RABBITMQ -> new PrivateBroker(kind, null, "127.0.0.1", null, null, null,
+                    RabbitMqCluster.start(3, "127.0.0.1"));
         };
     }
 
@@ -97,6 +101,9 @@ final class PrivateBroker implements AutoCloseable {
         }
         if (kafkaCluster != null) {
             return new KafkaTransport(kafkaCluster.bootstrapServers(), (short) 3, () -> { }, "the nodes' broker.log");
+        }
+        if (rabbitCluster != null) {
+            return new AmqpTransport(rabbitCluster.uri(host));
         }
         return switch (kind) {
             case REDIS -> new RedisTransport("redis://" + host + ":" + server.port());
@@ -126,7 +133,8 @@ final class PrivateBroker implements AutoCloseable {
 
     /**
      * SIGKILLs the leader of what the cell's jobs are on: the Redis master, the server that leads
-     * the JetStream stream, the Kafka node that leads partition 0 of the jobs topic. Returns what it killed.
+     * the JetStream stream, the Kafka node that leads partition 0 of the jobs topic, the RabbitMQ
+     * node that leads the quorum queue. Returns what it killed.
      */
     String killLeader(String prefix) throws Exception {
         if (sentinels != null) {
@@ -148,6 +156,15 @@ final class PrivateBroker implements AutoCloseable {
             kafkaCluster.broker(node).kill();
             return "Kafka node " + node + ", leader of " + led + " of " + leaders.size() + " partitions";
         }
+        if (rabbitCluster != null) {
+            String leader = rabbitCluster.leaderOf(prefix);
+            if (leader == null) {
+                throw new IllegalStateException("quorum queue " + prefix + " has no leader in " + rabbitCluster);
+            }
+            killed = leader;
+            rabbitCluster.node(leader).kill();
+            return "RabbitMQ node " + leader + ", leader of quorum queue " + prefix;
+        }
         throw new IllegalStateException("a failover needs the replicated broker (PrivateBroker.replicated)");
     }
 
@@ -165,6 +182,12 @@ final class PrivateBroker implements AutoCloseable {
                     String leader = natsCluster.leaderOf(NatsTransport.stream(prefix));
                     if (leader != null && !leader.isEmpty() && !leader.equals(killed)) {
                         return "nats-server " + leader + " leads the stream";
+                    }
+                    last = "leader " + leader;
+                } else if (rabbitCluster != null) {
+                    String leader = rabbitCluster.leaderOf(prefix);
+                    if (leader != null && !leader.isEmpty() && !leader.equals(killed)) {
+                        return "RabbitMQ node " + leader + " leads the queue";
                     }
                     last = "leader " + leader;
                 } else {
@@ -194,6 +217,9 @@ final class PrivateBroker implements AutoCloseable {
         if (kafkaCluster != null) {
             return "3 KRaft nodes, replication factor 3, min.insync.replicas 2, acks=all";
         }
+        if (rabbitCluster != null) {
+            return "3 RabbitMQ nodes, a quorum queue, persistent messages, publisher confirms";
+        }
         return switch (kind) {
             case REDIS -> "Redis appendonly yes, appendfsync everysec";
             case RABBITMQ -> "RabbitMQ durable classic queue, persistent messages, publisher confirms";
@@ -221,6 +247,9 @@ final class PrivateBroker implements AutoCloseable {
         }
         if (kafkaCluster != null) {
             kafkaCluster.close();
+        }
+        if (rabbitCluster != null) {
+            rabbitCluster.close();
         }
     }
 }

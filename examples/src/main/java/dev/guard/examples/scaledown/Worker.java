@@ -67,9 +67,9 @@ public final class Worker {
                 case REDIS -> sources = RedisTransport.sources(
                         endpoint.equals(sinkUri) ? sinkClient : RedisClient.create(endpoint), sinkClient);
                 case RABBITMQ -> {
-                    Connection c = AmqpTransport.factory(endpoint).newConnection(workerId);
+                    Connection c = AmqpTransport.connect(AmqpTransport.factory(endpoint), endpoint, workerId);
                     brokerConnection = c::close;
-                    sources = AmqpTransport.sources(c);
+                    sources = AmqpTransport.sources(c, AmqpTransport.cluster(endpoint));
                 }
                 case NATS -> {
                     io.nats.client.Connection c = NatsTransport.connect(endpoint);
