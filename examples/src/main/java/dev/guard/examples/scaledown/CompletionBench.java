@@ -35,20 +35,11 @@ public final class CompletionBench {
     private CompletionBench() {}
 
     public static void main(String[] args) throws Exception {
-        int jobs = 20_000;
-        int rounds = 5;
-        int warmup = 1;
-        String uri = null;
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            switch (args[i]) {
-                case "--jobs" -> jobs = Integer.parseInt(args[i + 1]);
-                case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
-                case "--warmup" -> warmup = Integer.parseInt(args[i + 1]);
-                case "--redis-uri" -> uri = args[i + 1];
-                default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; options: --jobs --rounds --warmup --redis-uri");
-            }
-        }
+        BenchOptions o = BenchOptions.parse(args, false);
+        int jobs = o.jobs();
+        int rounds = o.rounds();
+        int warmup = o.warmup();
+        String uri = o.redisUri();
         LocalRedis local = uri == null ? LocalRedis.start(null) : null;
         RedisClient client = RedisClient.create(uri == null ? local.uri() : uri);
         try (StatefulRedisConnection<String, String> c = client.connect()) {

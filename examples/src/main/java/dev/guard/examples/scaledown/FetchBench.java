@@ -47,22 +47,12 @@ public final class FetchBench {
     }
 
     public static void main(String[] args) throws Exception {
-        int jobs = 20_000;
-        int consumers = 1;
-        int rounds = 5;
-        int warmup = 1;
-        String uri = null;
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            switch (args[i]) {
-                case "--jobs" -> jobs = Integer.parseInt(args[i + 1]);
-                case "--consumers" -> consumers = Integer.parseInt(args[i + 1]);
-                case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
-                case "--warmup" -> warmup = Integer.parseInt(args[i + 1]);
-                case "--redis-uri" -> uri = args[i + 1];
-                default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; options: --jobs --consumers --rounds --warmup --redis-uri");
-            }
-        }
+        BenchOptions o = BenchOptions.parse(args, true);
+        int jobs = o.jobs();
+        int consumers = o.consumers();
+        int rounds = o.rounds();
+        int warmup = o.warmup();
+        String uri = o.redisUri();
         LocalRedis local = uri == null ? LocalRedis.start(null) : null;
         RedisClient client = RedisClient.create(uri == null ? local.uri() : uri);
         try (StatefulRedisConnection<String, String> c = client.connect()) {
