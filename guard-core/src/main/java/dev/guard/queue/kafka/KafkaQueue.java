@@ -21,6 +21,7 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -89,6 +90,8 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
     private volatile CompletableFuture<Boolean> inHandDone;
     /** The job the rebalance listener committed for the worker (it finished while its partition was being revoked). */
     private volatile KafkaJob committedOnRevoke;
+    /** The job whose offset a {@link KafkaTransactions} completion committed. */
+    private volatile KafkaJob committedInTransaction;
     private final Duration revocationWait;
     /** Per partition, how often it was revoked: a job fetched in an earlier epoch is not committed. Poll thread only. */
     private final Map<TopicPartition, Long> epochs = new HashMap<>();
@@ -113,10 +116,7 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
         c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         this.consumer = new KafkaConsumer<>(c);
-        Map<String, Object> p = new HashMap<>(b.config);
-        p.keySet().removeIf(k -> k.startsWith("group.") || k.startsWith("auto.") || k.startsWith("max.poll")
-                || k.startsWith("session.") || k.startsWith("heartbeat.") || k.startsWith("enable.auto")
-                || k.startsWith("fetch.") || k.startsWith("isolation."));
+        Map<String, Object> p = producerConfig();
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -126,6 +126,36 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
         poller.setDaemon(true);
         consumer.subscribe(List.of(topic), new Rebalance());
         poller.start();
+    }
+
+    /** The queue's client settings without the consumer's own (bootstrap, security, client id...): a producer's base. */
+    Map<String, Object> producerConfig() {
+        Map<String, Object> p = new HashMap<>(clientConfig);
+        p.keySet().removeIf(k -> k.startsWith("group.") || k.startsWith("auto.") || k.startsWith("max.poll")
+                || k.startsWith("session.") || k.startsWith("heartbeat.") || k.startsWith("enable.auto")
+                || k.startsWith("fetch.") || k.startsWith("isolation.") || k.startsWith("partition.assignment"));
+        return p;
+    }
+
+    /** The job this worker holds now (null between jobs). */
+    KafkaJob inHand() {
+        return inHand;
+    }
+
+    /**
+     * The group's metadata (member, generation) for a transaction that commits {@code job}'s offset,
+     * when its partition is still this member's in the generation the job was read in; null when it
+     * was revoked since (another member may run the job now).
+     */
+    ConsumerGroupMetadata ownedMetadata(KafkaJob job) {
+        return onPoller("group metadata for job " + job.id(), c ->
+                c.assignment().contains(job.topicPartition()) && job.generation == epochs.getOrDefault(job.topicPartition(), 0L)
+                        ? c.groupMetadata() : null);
+    }
+
+    /** {@code job}'s offset was committed by a transaction with its results: its ack commits nothing more. */
+    void committedInTransaction(KafkaJob job) {
+        committedInTransaction = job;
     }
 
     /** A member of consumer group {@code group} on {@code topic}; {@code config} holds at least {@code bootstrap.servers}. */
@@ -242,8 +272,11 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
     public void ack(KafkaJob job) {
         settle(true);
         try {
-            commit(job, "ack");
+            if (committedInTransaction != job) {
+                commit(job, "ack");
+            }
         } finally {
+            committedInTransaction = null;
             inHand = null;
         }
     }

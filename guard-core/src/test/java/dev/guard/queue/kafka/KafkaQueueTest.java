@@ -229,4 +229,82 @@ class KafkaQueueTest {
         assertEquals(dev.guard.drain.Durability.Verdict.KEPT,
                 KafkaDurability.judge("k", topic, 3, 6, 3, 2, false, null).verdict(), "RF 3, min.insync.replicas 2");
     }
+
+    /** What a read_committed consumer finds in {@code out} within a few seconds (key=value). */
+    private static List<String> committedOutputs(String out, int expect) {
+        List<String> seen = new ArrayList<>();
+        try (KafkaConsumer<String, String> reader = new KafkaConsumer<>(Map.of("bootstrap.servers", kafka.bootstrapServers(),
+                "isolation.level", "read_committed", "auto.offset.reset", "earliest", "group.id", out + "-reader"),
+                new StringDeserializer(), new StringDeserializer())) {
+            reader.subscribe(List.of(out));
+            long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            int quiet = 0;
+            while (System.nanoTime() < until && (seen.size() < expect || quiet < 3)) {
+                var records = reader.poll(Duration.ofMillis(500));
+                quiet = records.isEmpty() ? quiet + 1 : 0;
+                records.forEach(r -> seen.add(r.key() + "=" + r.value()));
+            }
+        }
+        return seen;
+    }
+
+    @Test
+    void transactionsWriteEachResultOnceWithItsOffset() throws Exception {
+        String out = topic + ".done";
+        produce("job-t1", "job-t2", "job-t3");
+        KafkaQueue q = source(Map.of());
+        dev.guard.drain.Drain drain = dev.guard.drain.Drain.create(dev.guard.drain.DrainConfig.builder().workerId("t").build());
+        try (KafkaTransactions done = KafkaTransactions.of(q)) {
+            dev.guard.drain.ShutdownReceipt r = dev.guard.drain.DrainLoop.builder(drain, q, dev.guard.drain.Once.handler(done,
+                    q::idOf, (KafkaJob job, dev.guard.drain.Drain d, KafkaWrites w) -> {
+                        w.send(out, job.id(), "thumb-of-" + job.id());
+                        if (job.id().equals("job-t3")) {
+                            d.requestStop("test: all three taken");
+                        }
+                    })).build().run();
+            assertEquals(3, r.done(), r.toLine());
+        }
+        assertEquals(3, committed(), "the offsets went with the transactions");
+        assertEquals(List.of("job-t1=thumb-of-job-t1", "job-t2=thumb-of-job-t2", "job-t3=thumb-of-job-t3"),
+                committedOutputs(out, 3));
+    }
+
+    /**
+     * A member whose partition went to another while it ran a job (its revocation wait passed) writes
+     * nothing: the other member's run is the one whose result and offset commit, once.
+     */
+    @Test
+    void aMemberWhosePartitionWasGivenAwayWritesNothing() throws Exception {
+        String out = topic + ".done";
+        produce("job-z1");
+        Map<String, Object> base = Map.of("bootstrap.servers", kafka.bootstrapServers(),
+                ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 6000, ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 1000);
+        // the range assignor gives the one partition to the member whose id sorts first: "a-..." once it joins
+        Map<String, Object> za = new java.util.HashMap<>(base);
+        za.put(ConsumerConfig.CLIENT_ID_CONFIG, "z-" + topic);
+        KafkaQueue a = KafkaQueue.builder(za, topic, group).pollTimeout(Duration.ofMillis(200))
+                .revocationWait(Duration.ofMillis(200)).idOf((value, key) -> value).build();
+        closing.add(a);
+        try (KafkaTransactions aDone = KafkaTransactions.of(a)) {
+            KafkaJob held = fetch(a, Duration.ofSeconds(60));
+            dev.guard.drain.CompletionStore.Claim aClaim = aDone.claim(held.id());
+            Map<String, Object> ab = new java.util.HashMap<>(base);
+            ab.put(ConsumerConfig.CLIENT_ID_CONFIG, "a-" + topic);
+            KafkaQueue b = KafkaQueue.builder(ab, topic, group).pollTimeout(Duration.ofMillis(200))
+                    .idOf((value, key) -> value).build();
+            closing.add(b);
+            try (KafkaTransactions bDone = KafkaTransactions.of(b)) {
+                KafkaJob again = fetch(b, Duration.ofSeconds(60));
+                assertEquals("job-z1", again.id(), "the partition went to b, which reads from the committed offset");
+                dev.guard.drain.CompletionStore.Claim bClaim = bDone.claim(again.id());
+                assertEquals(dev.guard.drain.CompletionStore.Verdict.RECORDED,
+                        bDone.complete(bClaim, bDone.writes(bClaim).send(out, "job-z1", "from-b")));
+                b.ack(again);
+                assertEquals(dev.guard.drain.CompletionStore.Verdict.SUPERSEDED,
+                        aDone.complete(aClaim, aDone.writes(aClaim).send(out, "job-z1", "from-a")));
+            }
+        }
+        assertEquals(1, committed());
+        assertEquals(List.of("job-z1=from-b"), committedOutputs(out, 1));
+    }
 }
