@@ -139,11 +139,12 @@ class FailoverRunTest {
                 lost.removeAll(dead);
                 long twice = processed.values().stream().filter(n -> n > 1).count();
                 long extraRuns = processed.values().stream().mapToLong(n -> n - 1).sum();
-                // every confirmed job is processed, dead-lettered, or lost: nothing is left unaccounted
+                // each confirmed id on its own: processed or dead-lettered (a sum of parts built from the same
+                // sets, as this check once was, cannot fail)
                 assertEquals(0L, left, "nothing left in the queue or the processing lists");
                 assertEquals(JOBS, confirmed.size(), "every push was confirmed, retried after the failover if need be");
-                assertEquals(confirmed.size(), processed.keySet().stream().filter(confirmed::contains).count()
-                        + dead.stream().filter(d -> confirmed.contains(d) && !processed.containsKey(d)).count() + lost.size());
+                assertEquals(Set.of(), lost, "confirmed pushes neither processed nor dead-lettered (Redis replicates"
+                        + " asynchronously: a push the old master confirmed just before its SIGKILL may be gone)");
                 assertTrue(firstAfterKill.get() > 0, "a job ran after the failover");
                 assertTrue(processed.size() > processedBeforeKill, "the queue kept working after the failover");
                 try (Probe probe = Probes.forUrl(topology.probeUrl())) {
