@@ -16,7 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.function.BiFunction;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * The worker loop with the boundary inside: takes jobs from a source until the drain stops it;
@@ -34,7 +33,7 @@ public final class BoundaryLoop {
     /** Runs until the drain stops; returns the drain loop's receipt (not yet finished: the caller logs it). */
     public static <J> ShutdownReceipt run(Drain drain, JobBoundary<Accepted> given, JobSource<J> source,
                                           Function<J, String> payload, Function<J, SourceInfo> where, JobHandler<Accepted> work) {
-        return run(drain, given, source, payload, where, (id, d) -> accepted -> work.handle(accepted, d));
+        return run(drain, given, source, payload, where, (stableId, d) -> accepted -> work.handle(accepted, d));
     }
 
     /**
@@ -48,21 +47,20 @@ public final class BoundaryLoop {
             Function<J, String> payload, Function<J, SourceInfo> where, CompletionStore<W> completions,
             OnceHandler<Accepted, W> work) {
         Objects.requireNonNull(completions, "completions");
-        return run(drain, given, source, payload, where, (id, d) -> accepted -> {
-            String stable = id.get();
-            if (stable == null) {
+        return run(drain, given, source, payload, where, (stableId, d) -> accepted -> {
+            if (stableId == null) {
                 throw new IllegalArgumentException("the job has no id (no job_id, jobId, id, message_id, messageId or uuid"
                         + " field, and the source gives no message id or offset), so its completion cannot be recorded"
                         + " and a redelivery would run it again. Action: give the producer's payloads one of those id"
                         + " fields (or name another with JobBoundary.Builder.jobIdField)");
             }
-            Once.run(completions, stable, accepted, d, work);
+            Once.run(completions, stableId, accepted, d, work);
         });
     }
 
     private static <J> ShutdownReceipt run(Drain drain, JobBoundary<Accepted> given, JobSource<J> source,
             Function<J, String> payload, Function<J, SourceInfo> where,
-            BiFunction<Supplier<String>, Drain, AcceptedJobHandler<Accepted>> work) {
+            BiFunction<String, Drain, AcceptedJobHandler<Accepted>> work) {
         // a dead letter the store does not take is tried again with the job in hand until the drain
         // stops: handing the job back at once made the store's outage count against the job
         JobBoundary<Accepted> boundary = given.withDeadLetters(sink -> new PatientDeadLetters(sink, drain));
@@ -75,8 +73,7 @@ public final class BoundaryLoop {
             }
         };
         return DrainLoop.<J>builder(drain, named, (job, d) ->
-                        boundary.handle(bytes.apply(job), where.apply(job), work.apply(
-                                () -> boundary.stableIdOf(bytes.apply(job), where.apply(job)).orElse(null), d)))
+                        boundary.handleWithId(bytes.apply(job), where.apply(job), stableId -> work.apply(stableId, d)))
                 .onHandBack(boundary::handedBack)
                 .handBackIf(e -> e instanceof DeadLetterException)
                 .build()

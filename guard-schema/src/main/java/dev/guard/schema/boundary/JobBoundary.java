@@ -132,6 +132,16 @@ public final class JobBoundary<T> {
      */
     public Outcome handle(byte[] payload, SourceInfo source, AcceptedJobHandler<T> handler) {
         Objects.requireNonNull(handler, "handler");
+        return handleWithId(payload, source, stableId -> handler);
+    }
+
+    /**
+     * As {@link #handle(byte[], SourceInfo, AcceptedJobHandler)}, the handler made for the job's
+     * stable id: its payload's id, else the source's message id or offset; null when it has neither
+     * (the ledger then names it {@code unidentified-<consumer>-<n>}, which no other delivery shares).
+     * The payload is parsed once for the check and the id.
+     */
+    Outcome handleWithId(byte[] payload, SourceInfo source, Function<String, AcceptedJobHandler<T>> handlerFor) {
         SourceInfo src = source == null ? SourceInfo.unknown() : source;
         Parsed parsed = schemas.parse(payload);
         Verdict verdict;
@@ -148,7 +158,8 @@ public final class JobBoundary<T> {
                     ? new Malformed(null, Malformed.Kind.UNKNOWN_JOB_TYPE, "the job type could not be read from the payload (not an object, or the type field is missing)")
                     : schemas.validateParsed(type, read);
         }
-        String jobId = idOf(read, src);
+        String stableId = stableIdOf(read, src);
+        String jobId = stableId != null ? stableId : anonymousId();
         ledger.received(jobId);
 
         if (!(verdict instanceof Accepted accepted)) {
@@ -166,7 +177,7 @@ public final class JobBoundary<T> {
                     accepted.schemaId(), src, jobId, describe(e), null);
         }
         try {
-            handler.handle(job);
+            handlerFor.apply(stableId).handle(job);
         } catch (HandBack | CompletionStore.Unavailable interruption) {
             // the drain's deadline, between two steps, or a completion store that did not answer: not
             // a failure; the loop hands the job back and records it with handedBack(id)
@@ -206,19 +217,8 @@ public final class JobBoundary<T> {
      */
     public String idOf(byte[] payload, SourceInfo source) {
         Parsed parsed = schemas.parse(payload);
-        return idOf(parsed instanceof Payload p ? p : null, source == null ? SourceInfo.unknown() : source,
-                () -> "unidentified");
-    }
-
-    /**
-     * The id that identifies this job across deliveries (its payload's id, else the source's
-     * message id or offset); empty when it has neither. What idempotent completion records by: an
-     * {@code unidentified} job cannot be told from another.
-     */
-    public java.util.Optional<String> stableIdOf(byte[] payload, SourceInfo source) {
-        Parsed parsed = schemas.parse(payload);
-        String id = idOf(parsed instanceof Payload p ? p : null, source == null ? SourceInfo.unknown() : source, () -> "");
-        return id.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(id);
+        String id = stableIdOf(parsed instanceof Payload p ? p : null, source == null ? SourceInfo.unknown() : source);
+        return id != null ? id : "unidentified";
     }
 
     private Outcome deadLetter(byte[] payload, Outcome outcome, String reason, List<SchemaViolation> violations,
@@ -255,12 +255,8 @@ public final class JobBoundary<T> {
         }
     }
 
-    private String idOf(Payload parsed, SourceInfo src) {
-        return idOf(parsed, src, () -> "unidentified-" + consumer + "-" + anonymous.incrementAndGet());
-    }
-
-    /** The payload's id, else the source's message id or offset, else {@code anonymous}; at most MAX_ID chars. */
-    private String idOf(Payload parsed, SourceInfo src, java.util.function.Supplier<String> anonymous) {
+    /** The payload's id, else the source's message id or offset; null when it has neither; at most MAX_ID chars. */
+    private String stableIdOf(Payload parsed, SourceInfo src) {
         String id = null;
         if (parsed != null) {
             try {
@@ -270,8 +266,17 @@ public final class JobBoundary<T> {
             }
         }
         if (id == null || id.isBlank()) {
-            id = src.messageId() != null || src.offset() != null ? src.describe() : anonymous.get();
+            id = src.messageId() != null || src.offset() != null ? src.describe() : null;
         }
+        return id == null ? null : truncated(id);
+    }
+
+    /** {@code unidentified-<consumer>-<n>}: one name per id-less reception. */
+    private String anonymousId() {
+        return truncated("unidentified-" + consumer + "-" + anonymous.incrementAndGet());
+    }
+
+    private static String truncated(String id) {
         return id.length() <= MAX_ID ? id : id.substring(0, MAX_ID - 3) + "...";
     }
 
