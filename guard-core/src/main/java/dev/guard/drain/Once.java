@@ -43,7 +43,7 @@ public final class Once {
             throws Exception {
         CompletionStore.Claim claim = store.claim(jobId);
         if (claim.onRecord()) {
-            throw new Settled(Settled.Kind.DUPLICATE, jobId, false, "its completion is on record in " + store.describe()
+            throw new Settled(Settled.Kind.DUPLICATE, "its completion is on record in " + store.describe()
                     + ": acked without running it again");
         }
         W writes = store.writes(claim);
@@ -51,9 +51,9 @@ public final class Once {
         CompletionStore.Verdict verdict = store.complete(claim, writes);
         switch (verdict) {
             case RECORDED -> { }
-            case ON_RECORD -> throw new Settled(Settled.Kind.DUPLICATE, jobId, true, "it ran, but another run's completion"
+            case ON_RECORD -> throw new Settled(Settled.Kind.DUPLICATE, "it ran, but another run's completion"
                     + " was recorded first in " + store.describe() + ": this run's writes were discarded, the job is acked");
-            case SUPERSEDED -> throw new Settled(Settled.Kind.SUPERSEDED, jobId, true, "another worker claimed it while this"
+            case SUPERSEDED -> throw new Settled(Settled.Kind.SUPERSEDED, "another worker claimed it while this"
                     + " one held it (this claim's fencing token " + claim.token() + " is no longer the newest: its lease or"
                     + " AckWait lapsed, or the job was queued twice); this run's writes were discarded in "
                     + store.describe() + " and the job is left to that worker");

@@ -16,35 +16,17 @@ public final class Settled extends RuntimeException {
         /** Its completion is on record, by an earlier run of it. */
         DUPLICATE,
         /** Another worker claimed it after this one: this run's writes were not applied. */
-        SUPERSEDED;
-
-        /** The name in summary lines and JSON: duplicate, superseded. */
-        public String label() {
-            return name().toLowerCase(java.util.Locale.ROOT);
-        }
+        SUPERSEDED
     }
 
     private final Kind kind;
-    private final String jobId;
-    private final boolean ran;
 
-    Settled(Kind kind, String jobId, boolean ran, String message) {
+    Settled(Kind kind, String message) {
         super(message, null, false, false);
         this.kind = kind;
-        this.jobId = jobId;
-        this.ran = ran;
     }
 
     public Kind kind() {
         return kind;
-    }
-
-    public String jobId() {
-        return jobId;
-    }
-
-    /** True when this worker's handler ran before the verdict (its writes were discarded). */
-    public boolean ran() {
-        return ran;
     }
 }

@@ -11,8 +11,8 @@ import java.util.Map;
  * What one worker did with the jobs it took: fetched, done, failed, handed back, and the ids it
  * failed to hand back (those are possibly lost); of the done jobs, how many had an ack that failed
  * (the broker gives them out again: they may run twice, they are not lost). With {@link Once}, also
- * the duplicates (completion on record) and the superseded (another worker took them). Printed as one line and as JSON when the worker
- * stops; {@link #exitCode()} is what {@code main} should exit with.
+ * the duplicates (completion on record) and the superseded (another worker took them). Printed as
+ * one line and as JSON when the worker stops; {@link #exitCode()} is what {@code main} should exit with.
  */
 public final class ShutdownReceipt {
 
