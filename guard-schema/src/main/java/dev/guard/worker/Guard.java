@@ -111,10 +111,7 @@ public final class Guard {
         } catch (GuardStopped stopped) {
             String line = "guard: " + spec.consumer() + " must not start (" + stopped.stage() + "), exit "
                     + stopped.exitCode() + ":\n" + stopped.getMessage();
-            LOG.error("{}", line);
-            if (LoggerFactory.getILoggerFactory() instanceof NOPLoggerFactory) {
-                System.err.println(line); // no SLF4J binding: the reason must still be seen
-            }
+            error(line);
             System.exit(stopped.exitCode());
             throw stopped; // not reached
         }
@@ -462,14 +459,18 @@ public final class Guard {
         if (refused.isEmpty()) {
             return false;
         }
-        String line = "guard: " + spec.consumer() + " must not take jobs (durability), exit " + ExitCodes.CONFIG
-                + ":\n" + refused.get();
-        LOG.error("{}", line);
-        if (LoggerFactory.getILoggerFactory() instanceof NOPLoggerFactory) {
-            System.err.println(line); // no SLF4J binding: the reason must still be seen
-        }
+        error("guard: " + spec.consumer() + " must not take jobs (durability), exit " + ExitCodes.CONFIG + ":\n"
+                + refused.get());
         drain.release();
         return true;
+    }
+
+    /** Logs {@code line} at ERROR, and prints it on stderr where SLF4J has no binding: why it stops must be seen. */
+    private static void error(String line) {
+        LOG.error("{}", line);
+        if (LoggerFactory.getILoggerFactory() instanceof NOPLoggerFactory) {
+            System.err.println(line);
+        }
     }
 
     private int finish(ShutdownReceipt receipt) {
