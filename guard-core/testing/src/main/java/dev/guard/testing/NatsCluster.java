@@ -118,17 +118,8 @@ public final class NatsCluster implements AutoCloseable {
 
     /** The tail of every server's log, for a failure message. */
     public String logs() {
-        StringBuilder sb = new StringBuilder();
-        for (NatsServer s : servers) {
-            sb.append("--- ").append(s.serverName()).append(" (").append(s.logFile()).append(")\n");
-            try {
-                List<String> lines = java.nio.file.Files.readAllLines(s.logFile());
-                lines.subList(Math.max(0, lines.size() - 15), lines.size()).forEach(l -> sb.append(l).append('\n'));
-            } catch (IOException e) {
-                sb.append("(no log: ").append(e).append(")\n");
-            }
-        }
-        return sb.toString();
+        return servers.stream().map(s -> "--- " + s.serverName() + " (" + s.logFile() + ")\n" + Children.tail(s.logFile(), 15))
+                .collect(Collectors.joining("\n"));
     }
 
     @Override
