@@ -1,5 +1,6 @@
 package dev.guard.config;
 
+import dev.guard.GuardLog;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigValue;
@@ -32,7 +33,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Checks a worker's declared settings at boot, before any connection is attempted: missing,
@@ -54,7 +54,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ConfigGuard {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ConfigGuard.class);
+    private static final Logger LOG = GuardLog.logger(ConfigGuard.class);
 
     private enum Kind { ENV, PATH, PROPERTY }
 

@@ -1,5 +1,6 @@
 package dev.guard.drain;
 
+import dev.guard.GuardLog;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -11,7 +12,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The drain state of one worker process: whether a stop was requested, the deadline, and the
@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class Drain {
 
-    private static final Logger LOG = LoggerFactory.getLogger(Drain.class);
+    private static final Logger LOG = GuardLog.logger(Drain.class);
 
     private final DrainConfig config;
     private final LongSupplier nanoClock;

@@ -1,5 +1,6 @@
 package dev.guard.drain;
 
+import dev.guard.GuardLog;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -7,7 +8,6 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The worker loop: fetch (short waits) until a stop is requested, run each job, ack it; a job
@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class DrainLoop<J> {
 
-    private static final Logger LOG = LoggerFactory.getLogger(DrainLoop.class);
+    private static final Logger LOG = GuardLog.logger(DrainLoop.class);
 
     private final Drain drain;
     private final JobSource<J> source;

@@ -1,10 +1,10 @@
 package dev.guard.drain;
 
+import dev.guard.GuardLog;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The check guard's worker loops run before a source takes its first job: does the broker keep
@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class DurabilityCheck {
 
-    private static final Logger LOG = LoggerFactory.getLogger("guard");
+    private static final Logger LOG = GuardLog.logger("guard");
 
     /** Environment variable (and {@code guard.persistence-check}) for the {@link Level}: error, warn, off. */
     public static final String ENV = "GUARD_PERSISTENCE_CHECK";

@@ -1,5 +1,6 @@
 package dev.guard.ready;
 
+import dev.guard.GuardLog;
 import dev.failsafe.Execution;
 import dev.failsafe.RetryPolicy;
 import java.time.Clock;
@@ -19,7 +20,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Waits until every dependency serves, in parallel, under one overall deadline.
@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ReadinessGate implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ReadinessGate.class);
+    private static final Logger LOG = GuardLog.logger(ReadinessGate.class);
     private static final Duration MIN_ATTEMPT = Duration.ofMillis(20);
     /** Attempt starts per target in any one second, at most, however the attempts are paced. */
     public static final int MAX_ATTEMPTS_PER_SECOND = 20;

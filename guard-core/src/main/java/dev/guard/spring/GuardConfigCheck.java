@@ -1,5 +1,6 @@
 package dev.guard.spring;
 
+import dev.guard.GuardLog;
 import dev.guard.config.ConfigGuard;
 import dev.guard.config.ConfigReport;
 import dev.guard.config.PropertyLookup;
@@ -9,7 +10,6 @@ import dev.guard.config.Violation;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -27,7 +27,7 @@ import org.springframework.core.env.ConfigurableEnvironment;
  */
 public final class GuardConfigCheck implements ApplicationListener<ApplicationEnvironmentPreparedEvent>, Ordered {
 
-    private static final Logger LOG = LoggerFactory.getLogger(GuardConfigCheck.class);
+    private static final Logger LOG = GuardLog.logger(GuardConfigCheck.class);
 
     @Override
     public void onApplicationEvent(ApplicationEnvironmentPreparedEvent event) {

@@ -1,5 +1,6 @@
 package dev.guard.spring;
 
+import dev.guard.GuardLog;
 import dev.guard.ready.Probe;
 import dev.guard.ready.ReadinessGate;
 import dev.guard.ready.ReadinessListener;
@@ -8,7 +9,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.boot.availability.AvailabilityChangeEvent;
 import org.springframework.boot.availability.LivenessState;
 import org.springframework.boot.availability.ReadinessState;
@@ -35,7 +35,7 @@ public final class ReadinessGateLifecycle implements SmartLifecycle {
      */
     public static final int DEFAULT_PHASE = Integer.MAX_VALUE - 2047;
 
-    private static final Logger LOG = LoggerFactory.getLogger(ReadinessGateLifecycle.class);
+    private static final Logger LOG = GuardLog.logger(ReadinessGateLifecycle.class);
 
     private final List<Probe> probes;
     private final Duration deadline;

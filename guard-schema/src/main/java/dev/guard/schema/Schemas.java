@@ -1,5 +1,6 @@
 package dev.guard.schema;
 
+import dev.guard.GuardLog;
 import dev.guard.schema.internal.Formats;
 import dev.guard.schema.internal.Json;
 import dev.guard.schema.internal.RenameHints;
@@ -24,7 +25,6 @@ import org.everit.json.schema.ValidationException;
 import org.everit.json.schema.Validator;
 import org.json.JSONObject;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The JSON Schemas of a consumer, by job type. Built once at boot ({@link #builder()}): every schema
@@ -50,7 +50,7 @@ public final class Schemas {
     /** Largest nesting limit accepted (validation recurses over the payload). */
     public static final int MAX_DEPTH_LIMIT = 512;
 
-    private static final Logger LOG = LoggerFactory.getLogger(Schemas.class);
+    private static final Logger LOG = GuardLog.logger(Schemas.class);
     /** Stateless and thread-safe; Schema.validate would build a new one per call. */
     private static final Validator VALIDATOR = Validator.builder().build();
 

@@ -1,5 +1,6 @@
 package dev.guard.worker;
 
+import dev.guard.GuardLog;
 import dev.guard.ExitCodes;
 import dev.guard.config.ConfigGuard;
 import dev.guard.config.ConfigReport;
@@ -36,8 +37,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.slf4j.helpers.NOPLoggerFactory;
 
 /**
  * guard in a worker's {@code main}, in one call. {@link #boot(GuardSpec)} runs, in this order:
@@ -76,7 +75,7 @@ import org.slf4j.helpers.NOPLoggerFactory;
  */
 public final class Guard {
 
-    private static final Logger LOG = LoggerFactory.getLogger("guard");
+    private static final Logger LOG = GuardLog.logger("guard");
 
     static final Duration DEFAULT_READY_DEADLINE = Duration.ofSeconds(60);
     static final Duration DEFAULT_ATTEMPT_TIMEOUT = Duration.ofSeconds(2);
@@ -465,12 +464,9 @@ public final class Guard {
         return true;
     }
 
-    /** Logs {@code line} at ERROR, and prints it on stderr where SLF4J has no binding: why it stops must be seen. */
+    /** Logs {@code line} at ERROR ({@link GuardLog} prints it on stderr where SLF4J has no provider). */
     private static void error(String line) {
         LOG.error("{}", line);
-        if (LoggerFactory.getILoggerFactory() instanceof NOPLoggerFactory) {
-            System.err.println(line);
-        }
     }
 
     private int finish(ShutdownReceipt receipt) {

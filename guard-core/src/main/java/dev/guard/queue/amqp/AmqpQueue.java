@@ -1,5 +1,6 @@
 package dev.guard.queue.amqp;
 
+import dev.guard.GuardLog;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
@@ -20,7 +21,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiFunction;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A RabbitMQ queue as a {@link JobSource}: {@code basic.consume} with manual ack and a bounded
@@ -58,7 +58,7 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
     /** The quorum queue's own delivery counter. */
     public static final String DELIVERY_COUNT_HEADER = "x-delivery-count";
 
-    private static final Logger LOG = LoggerFactory.getLogger(AmqpQueue.class);
+    private static final Logger LOG = GuardLog.logger(AmqpQueue.class);
 
     private final String queue;
     private final String deadLetter;

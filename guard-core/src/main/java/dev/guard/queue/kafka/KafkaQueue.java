@@ -1,5 +1,6 @@
 package dev.guard.queue.kafka;
 
+import dev.guard.GuardLog;
 import dev.guard.config.Redaction;
 import dev.guard.drain.HandBackFailedException;
 import dev.guard.drain.JobSource;
@@ -37,7 +38,6 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A Kafka topic as a {@link JobSource}, for a consumer group: the offset of a record is
@@ -67,7 +67,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class KafkaQueue implements JobSource<KafkaJob> {
 
-    private static final Logger LOG = LoggerFactory.getLogger(KafkaQueue.class);
+    private static final Logger LOG = GuardLog.logger(KafkaQueue.class);
     private static final Duration POLL = Duration.ofMillis(50);
 
     private final String topic;

@@ -1,5 +1,6 @@
 package dev.guard.queue.nats;
 
+import dev.guard.GuardLog;
 import dev.guard.config.Redaction;
 import dev.guard.drain.HandBackFailedException;
 import dev.guard.drain.JobSource;
@@ -29,7 +30,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A NATS JetStream stream as a {@link JobSource}: a durable pull consumer with explicit acks,
@@ -58,7 +58,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class NatsQueue implements JobSource<NatsJob> {
 
-    private static final Logger LOG = LoggerFactory.getLogger(NatsQueue.class);
+    private static final Logger LOG = GuardLog.logger(NatsQueue.class);
 
     private final Connection connection;
     private final JetStream jetStream;

@@ -1,5 +1,6 @@
 package dev.guard.queue.redis;
 
+import dev.guard.GuardLog;
 import dev.guard.drain.HandBackFailedException;
 import dev.guard.drain.JobSource;
 import io.lettuce.core.AbstractRedisClient;
@@ -19,7 +20,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A crash-safe Redis list queue: BLMOVE moves each job from the queue into this worker's
@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class CrashSafeListQueue implements JobSource<RedisJob> {
 
-    private static final Logger LOG = LoggerFactory.getLogger(CrashSafeListQueue.class);
+    private static final Logger LOG = GuardLog.logger(CrashSafeListQueue.class);
     private static final Duration FIRST_LEASE_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration ACK_TIMEOUT = Duration.ofSeconds(10);
 

@@ -1,5 +1,6 @@
 package dev.guard.queue.redis;
 
+import dev.guard.GuardLog;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
@@ -12,7 +13,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Returns the jobs of dead workers of a {@link CrashSafeListQueue}: a worker whose lease key
@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ListReaper implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ListReaper.class);
+    private static final Logger LOG = GuardLog.logger(ListReaper.class);
 
     private final ListKeys keys;
     private final int maxInterruptions;

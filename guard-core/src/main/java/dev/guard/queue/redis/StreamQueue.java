@@ -1,5 +1,6 @@
 package dev.guard.queue.redis;
 
+import dev.guard.GuardLog;
 import dev.guard.drain.HandBackFailedException;
 import dev.guard.drain.JobSource;
 import io.lettuce.core.AbstractRedisClient;
@@ -24,7 +25,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A Redis Streams queue with a consumer group: XREADGROUP to read, XACK (and XDEL) when done, and
@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class StreamQueue implements JobSource<RedisJob> {
 
-    private static final Logger LOG = LoggerFactory.getLogger(StreamQueue.class);
+    private static final Logger LOG = GuardLog.logger(StreamQueue.class);
     private static final Duration ACK_TIMEOUT = Duration.ofSeconds(10);
 
     /**

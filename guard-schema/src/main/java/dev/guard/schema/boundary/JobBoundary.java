@@ -1,5 +1,6 @@
 package dev.guard.schema.boundary;
 
+import dev.guard.GuardLog;
 import dev.guard.config.Redaction;
 import dev.guard.drain.CompletionStore;
 import dev.guard.drain.HandBack;
@@ -24,7 +25,6 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Where a job enters the worker; replaces the broad {@code catch (Exception e) {}}. Every call to
@@ -61,7 +61,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class JobBoundary<T> {
 
-    private static final Logger LOG = LoggerFactory.getLogger(JobBoundary.class);
+    private static final Logger LOG = GuardLog.logger(JobBoundary.class);
     private static final List<String> ID_FIELDS = List.of("job_id", "jobId", "id", "message_id", "messageId", "uuid");
     private static final int MAX_ID = 200;
 

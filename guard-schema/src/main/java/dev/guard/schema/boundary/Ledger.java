@@ -1,5 +1,6 @@
 package dev.guard.schema.boundary;
 
+import dev.guard.GuardLog;
 import dev.guard.schema.Outcome;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -66,7 +67,7 @@ public final class Ledger {
             try {
                 l.received(jobId);
             } catch (RuntimeException e) {
-                org.slf4j.LoggerFactory.getLogger(Ledger.class).warn("ledger listener {} failed on job {}: {}", l, jobId, e.toString());
+                GuardLog.logger(Ledger.class).warn("ledger listener {} failed on job {}: {}", l, jobId, e.toString());
             }
         }
     }
@@ -102,7 +103,7 @@ public final class Ledger {
             try {
                 l.recorded(jobId, outcome);
             } catch (RuntimeException e) {
-                org.slf4j.LoggerFactory.getLogger(Ledger.class).warn("ledger listener {} failed on job {}: {}", l, jobId, e.toString());
+                GuardLog.logger(Ledger.class).warn("ledger listener {} failed on job {}: {}", l, jobId, e.toString());
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.guard.schema.boundary;
 
+import dev.guard.GuardLog;
 import dev.failsafe.Execution;
 import dev.failsafe.RetryPolicy;
 import dev.guard.config.Redaction;
@@ -9,7 +10,6 @@ import dev.guard.schema.deadletter.DeadLetterException;
 import dev.guard.schema.deadletter.DeadLetterSink;
 import java.time.Duration;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The worker loop's dead-letter sink: a letter that cannot be written is tried again, with the job
@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  */
 final class PatientDeadLetters implements DeadLetterSink {
 
-    private static final Logger LOG = LoggerFactory.getLogger(PatientDeadLetters.class);
+    private static final Logger LOG = GuardLog.logger(PatientDeadLetters.class);
     static final Duration FIRST_PAUSE = Duration.ofMillis(250);
     static final Duration MAX_PAUSE = Duration.ofSeconds(5);
 

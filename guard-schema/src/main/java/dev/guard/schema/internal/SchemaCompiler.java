@@ -1,5 +1,6 @@
 package dev.guard.schema.internal;
 
+import dev.guard.GuardLog;
 import dev.guard.schema.Draft;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -24,7 +25,6 @@ import org.everit.json.schema.loader.SchemaClient;
 import org.everit.json.schema.loader.SchemaLoader;
 import org.json.JSONObject;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Turns a parsed schema document into an everit {@link Schema}, with references resolved only from
@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class SchemaCompiler {
 
-    private static final Logger LOG = LoggerFactory.getLogger(SchemaCompiler.class);
+    private static final Logger LOG = GuardLog.logger(SchemaCompiler.class);
     private static final int MAX_REMOTE_BYTES = 1 << 20;
 
     /** A registered document: where it came from (for messages), its draft and its parsed JSON. */

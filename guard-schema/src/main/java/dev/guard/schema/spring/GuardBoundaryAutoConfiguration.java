@@ -1,5 +1,6 @@
 package dev.guard.schema.spring;
 
+import dev.guard.GuardLog;
 import dev.guard.drain.Drain;
 import dev.guard.drain.DrainConfig;
 import dev.guard.drain.DurabilityCheck;
@@ -19,7 +20,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -53,7 +53,7 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 @EnableConfigurationProperties(BoundaryProperties.class)
 public class GuardBoundaryAutoConfiguration {
 
-    private static final Logger LOG = LoggerFactory.getLogger(GuardBoundaryAutoConfiguration.class);
+    private static final Logger LOG = GuardLog.logger(GuardBoundaryAutoConfiguration.class);
 
     /** Decorates the dead-letter sink the boundary writes to (the meters, when Micrometer is there). */
     interface SinkDecorator {

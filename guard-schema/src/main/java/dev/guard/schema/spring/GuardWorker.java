@@ -1,5 +1,6 @@
 package dev.guard.schema.spring;
 
+import dev.guard.GuardLog;
 import dev.guard.drain.Drain;
 import dev.guard.drain.DrainConfig;
 import dev.guard.drain.DurabilityCheck;
@@ -17,7 +18,6 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -35,7 +35,7 @@ public final class GuardWorker<J> implements SmartLifecycle {
     /** With Spring Kafka's listener containers: after guard's readiness gate, stopped before the web server. */
     public static final int PHASE = Integer.MAX_VALUE - 100;
 
-    private static final Logger LOG = LoggerFactory.getLogger(GuardWorker.class);
+    private static final Logger LOG = GuardLog.logger(GuardWorker.class);
 
     private final JobBoundary<Accepted> boundary;
     private final JobSource<J> source;
