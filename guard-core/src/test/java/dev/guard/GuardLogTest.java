@@ -21,7 +21,7 @@ class GuardLogTest {
         public static void main(String[] args) {
             Logger log = GuardLog.logger(Main.class);
             log.debug("not shown: debug");
-            log.info("receipt: fetched={} done={}", 3, 2);
+            log.info("receipt: received={} processed={}", 3, 2);
             log.warn("dead-lettered job {}", "j-1", new IllegalStateException("boom"));
             log.error("stopping");
             System.out.println("bound=" + GuardLog.bound());
@@ -42,7 +42,7 @@ class GuardLogTest {
         assertTrue(out.contains("bound=false"), out);
         List<String> lines = err.lines().collect(Collectors.toList());
         assertEquals(1, lines.stream().filter(GuardLog.NO_PROVIDER::equals).count(), err);
-        assertTrue(lines.stream().anyMatch(l -> l.matches("\\S+Z \\[main] INFO dev\\.guard\\.GuardLogTest\\$Main - receipt: fetched=3 done=2")), err);
+        assertTrue(lines.stream().anyMatch(l -> l.matches("\\S+Z \\[main] INFO dev\\.guard\\.GuardLogTest\\$Main - receipt: received=3 processed=2")), err);
         assertTrue(lines.stream().anyMatch(l -> l.endsWith("WARN dev.guard.GuardLogTest$Main - dead-lettered job j-1")), err);
         assertTrue(err.contains("java.lang.IllegalStateException: boom"), err);
         assertTrue(lines.stream().anyMatch(l -> l.endsWith("ERROR dev.guard.GuardLogTest$Main - stopping")), err);

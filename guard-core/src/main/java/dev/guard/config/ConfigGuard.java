@@ -30,7 +30,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiPredicate;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 
@@ -64,7 +66,9 @@ public final class ConfigGuard {
     private final List<Requirement> requirements;
     private final Set<String> mustComeFromEnv;
     private final Map<String, String> envHints;
-    private final boolean allowLoopback;
+    private final Set<String> loopbackAllowed;
+    private final String loopbackAllowance;
+    private final BiPredicate<String, Integer> loopbackAnswers;
     private final Map<String, String> environment;
     private final Config config;
     private final Boolean inContainer;
@@ -76,7 +80,9 @@ public final class ConfigGuard {
         this.requirements = List.copyOf(b.requirements.values());
         this.mustComeFromEnv = Set.copyOf(b.mustComeFromEnv);
         this.envHints = Map.copyOf(b.envHints);
-        this.allowLoopback = b.allowLoopback;
+        this.loopbackAllowed = Set.copyOf(b.loopbackAllowed);
+        this.loopbackAllowance = b.loopbackAllowance;
+        this.loopbackAnswers = b.loopbackAnswers;
         this.environment = b.environment == null ? null : Map.copyOf(b.environment);
         this.config = b.config;
         this.inContainer = b.inContainer;
@@ -96,12 +102,13 @@ public final class ConfigGuard {
      */
     public ConfigReport check() {
         Map<String, String> env = environment != null ? environment : System.getenv();
-        boolean container;
+        String container;
         try {
-            container = inContainer != null ? inContainer
-                    : containerDetector != null ? containerDetector.getAsBoolean() : defaultInContainer(env);
+            container = inContainer != null ? (inContainer ? "declared so in its settings" : null)
+                    : containerDetector != null ? (containerDetector.getAsBoolean() ? "the container detector says so" : null)
+                    : containerEvidence(env).orElse(null);
         } catch (RuntimeException e) {
-            container = false;
+            container = null;
         }
         try {
             return new Run(env, container).run();
@@ -109,7 +116,7 @@ public final class ConfigGuard {
             Violation v = new Violation("config guard", Violation.Rule.MALFORMED, Severity.ERROR, "config guard", "an internal error",
                     "the config guard could not finish its checks: " + Redaction.maskText(e.getClass().getSimpleName()),
                     "report this as a bug in guard, with the stack trace of ConfigGuard.check()");
-            return new ConfigReport(List.of(), List.of(v), container, allowLoopback);
+            return new ConfigReport(List.of(), List.of(v), container, List.copyOf(loopbackAllowed));
         }
     }
 
@@ -144,13 +151,21 @@ public final class ConfigGuard {
      * {@code /run/.containerenv} present.
      */
     public static boolean detectContainer(Map<String, String> env) {
-        return defaultInContainer(env);
+        return containerEvidence(env).isPresent();
     }
 
-    private static boolean defaultInContainer(Map<String, String> env) {
+    /** What {@link #detectContainer} goes by, as words for a message ({@code /.dockerenv exists}); empty outside a container. */
+    public static Optional<String> containerEvidence(Map<String, String> env) {
         String k8s = env.get("KUBERNETES_SERVICE_HOST");
-        return (k8s != null && !k8s.isBlank()) || Files.exists(Path.of("/.dockerenv"))
-                || Files.exists(Path.of("/run/.containerenv"));
+        if (k8s != null && !k8s.isBlank()) {
+            return Optional.of("KUBERNETES_SERVICE_HOST is set");
+        }
+        for (String marker : List.of("/.dockerenv", "/run/.containerenv")) {
+            if (Files.exists(Path.of(marker))) {
+                return Optional.of(marker + " exists");
+            }
+        }
+        return Optional.empty();
     }
 
     /** Declares settings and how to check them. Not thread-safe; {@link #build()} copies everything. */
@@ -158,7 +173,10 @@ public final class ConfigGuard {
         private final Map<String, Requirement> requirements = new LinkedHashMap<>();
         private final Set<String> mustComeFromEnv = new LinkedHashSet<>();
         private final Map<String, String> envHints = new LinkedHashMap<>();
-        private boolean allowLoopback;
+        private final Set<String> loopbackAllowed = new LinkedHashSet<>();
+        private String loopbackAllowance = "ConfigGuard.builder().allowLoopback(\"{name}\")";
+        private BiPredicate<String, Integer> loopbackAnswers =
+                (host, port) -> Loopback.answers(host, port, LoopbackRule.ANSWER_TIMEOUT);
         private Map<String, String> environment;
         private Config config;
         private Boolean inContainer;
@@ -270,9 +288,52 @@ public final class ConfigGuard {
             return this;
         }
 
-        /** Allows loopback hosts (local development only). Default false. In a container it still warns. */
+        /**
+         * Says that loopback is meant for every setting (true) or for none (false, the default).
+         * See {@link #allowLoopback(String...)}.
+         */
         public Builder allowLoopback(boolean allow) {
-            this.allowLoopback = allow;
+            if (allow) {
+                loopbackAllowed.add("*");
+            } else {
+                loopbackAllowed.remove("*");
+            }
+            return this;
+        }
+
+        /**
+         * Says that loopback is meant for these settings (a sidecar in the same pod, host
+         * networking, local development); {@code "*"} means every setting. Without it, a loopback
+         * value where nothing answers is an error and one where something answers a warning; with
+         * it, the first is a warning in a container (the readiness wait decides) and the second
+         * passes.
+         */
+        public Builder allowLoopback(String... names) {
+            for (String n : names) {
+                requireName(n);
+                loopbackAllowed.add(n.trim());
+            }
+            return this;
+        }
+
+        /**
+         * How a user allows loopback where this guard runs, for messages; {@code {name}} stands for
+         * the setting. Default {@code ConfigGuard.builder().allowLoopback("{name}")}; the CLI, the
+         * {@code Guard} facade and the Spring integration name their own flag, variable and property.
+         */
+        public Builder loopbackAllowance(String how) {
+            this.loopbackAllowance = Objects.requireNonNull(how, "how");
+            return this;
+        }
+
+        /**
+         * How the loopback rule learns whether something answers at a loopback host and port.
+         * Default: a TCP connection, bounded by {@link LoopbackRule#ANSWER_TIMEOUT} (a loopback
+         * connection is accepted or refused at once). Replace it where guard must not connect
+         * at all, or in a test of the rule's wording.
+         */
+        public Builder loopbackAnswers(BiPredicate<String, Integer> answers) {
+            this.loopbackAnswers = Objects.requireNonNull(answers, "answers");
             return this;
         }
 
@@ -334,7 +395,7 @@ public final class ConfigGuard {
     /** One run of the checks: loads, resolves origins, applies the rules in order, collects the report. */
     private final class Run {
         private final Map<String, String> env;
-        private final boolean container;
+        private final String container;
         private final List<Setting> settings = new ArrayList<>();
         private final List<Violation> violations = new ArrayList<>();
         private final Set<String> envNamesSeen = new LinkedHashSet<>();
@@ -342,11 +403,11 @@ public final class ConfigGuard {
         private final LoopbackRule loopback;
         private boolean reportedUnresolved;
 
-        Run(Map<String, String> env, boolean container) {
+        Run(Map<String, String> env, String container) {
             this.env = env;
             this.container = container;
             this.origins = new Origins(env, envHints);
-            this.loopback = new LoopbackRule(allowLoopback, container, lookupTimeout);
+            this.loopback = new LoopbackRule(loopbackAllowed, loopbackAllowance, loopbackAnswers, container, lookupTimeout);
         }
 
         ConfigReport run() {
@@ -370,9 +431,31 @@ public final class ConfigGuard {
                         "set the environment variable it names, or make the substitution optional (${?VAR}) over a default"));
             }
             ConflictRule.check(envNamesSeen, env, violations::add);
+            checkAllowedNames();
             List<Violation> sorted = new ArrayList<>(violations);
             sorted.sort(Comparator.comparing(Violation::severity));
-            return new ConfigReport(settings, sorted, container, allowLoopback);
+            return new ConfigReport(settings, sorted, container, List.copyOf(loopbackAllowed));
+        }
+
+        /**
+         * A loopback allowance that names no setting under check allows nothing: a misspelt
+         * {@code REDIS_ULR}, or a word meant as a boolean ({@code maybe}). An error, so that
+         * the allowance the user wrote is not silently void.
+         */
+        private void checkAllowedNames() {
+            Set<String> known = new LinkedHashSet<>();
+            requirements.forEach(r -> known.add(r.name()));
+            known.addAll(envHints.values());
+            for (String allowed : loopbackAllowed) {
+                boolean matches = allowed.equals("*") || known.stream().anyMatch(k -> k.equals(allowed)
+                        || allowed.startsWith(k + ".") || k.startsWith(allowed + "."));
+                if (!matches) {
+                    violations.add(new Violation(allowed, Violation.Rule.MALFORMED, Severity.ERROR, "the loopback allowance",
+                            allowed, "loopback is allowed for '" + allowed + "', which is not a setting this check reads ("
+                                    + String.join(", ", known) + "), so it allows nothing",
+                            "name one of those settings, or true for every setting"));
+                }
+            }
         }
 
         private Check check(String name, SettingType declared, String value) {
@@ -454,7 +537,8 @@ public final class ConfigGuard {
                 violations.add(new Violation(name, Violation.Rule.DEFAULTED, Severity.ERROR, origin, Wording.mask(value, secret),
                         problem, action));
             }
-            checkValue(new Subject(name, hint == null ? name : hint, value, check, origin, secret));
+            checkValue(new Subject(name, hint == null ? name : hint, value, check, origin, secret,
+                    found.source() == Setting.Source.DEFAULT));
         }
 
         // ---- config paths ----
@@ -533,7 +617,8 @@ public final class ConfigGuard {
                         "set " + path + " to a single value" + Wording.example(path, check.type())));
                 return;
             }
-            checkValue(new Subject(path, hint == null ? path : hint, text, check, origin.text(), secret));
+            checkValue(new Subject(path, hint == null ? path : hint, text, check, origin.text(), secret,
+                    origin.source() == Setting.Source.DEFAULT));
         }
 
         private void driftForUnsetHints(List<String> hints, String path) {

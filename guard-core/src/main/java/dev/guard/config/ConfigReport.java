@@ -22,13 +22,15 @@ public final class ConfigReport {
     private final List<Setting> settings;
     private final List<Violation> violations;
     private final boolean inContainer;
-    private final boolean allowLoopback;
+    private final String containerEvidence;
+    private final List<String> loopbackAllowed;
 
-    ConfigReport(List<Setting> settings, List<Violation> violations, boolean inContainer, boolean allowLoopback) {
+    ConfigReport(List<Setting> settings, List<Violation> violations, String containerEvidence, List<String> loopbackAllowed) {
         this.settings = List.copyOf(settings);
         this.violations = List.copyOf(violations);
-        this.inContainer = inContainer;
-        this.allowLoopback = allowLoopback;
+        this.inContainer = containerEvidence != null;
+        this.containerEvidence = containerEvidence;
+        this.loopbackAllowed = List.copyOf(loopbackAllowed);
     }
 
     /** Every violation found, errors first, in declaration order. */
@@ -61,9 +63,19 @@ public final class ConfigReport {
         return inContainer;
     }
 
-    /** Whether loopback hosts were allowed (local development). */
+    /** Why the check took this for a container ({@code /.dockerenv exists}), or empty outside one. */
+    public java.util.Optional<String> containerEvidence() {
+        return java.util.Optional.ofNullable(containerEvidence);
+    }
+
+    /** Whether loopback was allowed for every setting. */
     public boolean allowLoopback() {
-        return allowLoopback;
+        return loopbackAllowed.contains("*");
+    }
+
+    /** The settings loopback was allowed for ({@code "*"}: all of them). */
+    public List<String> loopbackAllowedFor() {
+        return loopbackAllowed;
     }
 
     /** The report for humans: a summary line, one line per setting, one line per violation. */
@@ -72,8 +84,9 @@ public final class ConfigReport {
         sb.append("config guard: ").append(settings.size()).append(settings.size() == 1 ? " setting, " : " settings, ")
                 .append(errors().size()).append(errors().size() == 1 ? " error, " : " errors, ")
                 .append(warnings().size()).append(warnings().size() == 1 ? " warning" : " warnings")
-                .append(inContainer ? " (in a container)" : " (not in a container)")
-                .append(allowLoopback ? ", loopback allowed" : "").append('\n');
+                .append(inContainer ? " (in a container: " + containerEvidence + ")" : " (not in a container)")
+                .append(allowLoopback() ? ", loopback allowed" : loopbackAllowed.isEmpty() ? ""
+                        : ", loopback allowed for " + String.join(", ", loopbackAllowed)).append('\n');
         int width = settings.stream().mapToInt(s -> s.name().length()).max().orElse(0);
         int originWidth = settings.stream().mapToInt(s -> s.origin().length()).max().orElse(0);
         for (Setting s : settings) {
@@ -95,7 +108,8 @@ public final class ConfigReport {
     }
 
     /**
-     * The report as JSON: {@code ok}, {@code inContainer}, {@code allowLoopback}, {@code settings}
+     * The report as JSON: {@code ok}, {@code inContainer}, {@code containerEvidence}, {@code allowLoopback},
+     * {@code loopbackAllowedFor}, {@code settings}
      * (name, type, inferred, inferredBecause, origin, source, value) and {@code violations} (setting, rule, severity, origin,
      * found, problem, action, message).
      */
@@ -103,7 +117,11 @@ public final class ConfigReport {
         ObjectNode root = Json.MAPPER.createObjectNode();
         root.put("ok", ok());
         root.put("inContainer", inContainer);
-        root.put("allowLoopback", allowLoopback);
+        if (containerEvidence != null) {
+            root.put("containerEvidence", containerEvidence);
+        }
+        root.put("allowLoopback", allowLoopback());
+        loopbackAllowed.stream().filter(n -> !n.equals("*")).forEach(root.withArray("loopbackAllowedFor")::add);
         root.put("errors", errors().size());
         root.put("warnings", warnings().size());
         ArrayNode s = root.putArray("settings");

@@ -269,6 +269,37 @@ public final class GuardSettings {
         return new Sourced<>(false, "default");
     }
 
+    /**
+     * Which settings may point at loopback: the flag's values, else {@value #ENV_ALLOW_LOOPBACK},
+     * else {@code guard.allow-loopback}; each value {@code true} (every setting, returned as
+     * {@code "*"}), {@code false} (none), or setting names separated by commas ({@code REDIS_URL}
+     * because a sidecar in the pod serves it).
+     */
+    public Sourced<List<String>> loopbackAllowed(List<String> flag, String flagName) {
+        List<Sourced<String>> raw = list(flag, flagName, ENV_ALLOW_LOOPBACK, "allow-loopback", GuardSettings::splitNames);
+        List<String> names = new ArrayList<>();
+        for (Sourced<String> r : raw) {
+            String v = r.value().trim();
+            switch (v.toLowerCase(Locale.ROOT)) {
+                case "true", "1", "yes", "on", "*" -> names.add("*");
+                case "false", "0", "no", "off" -> { }
+                default -> {
+                    if (!v.matches("[A-Za-z_][A-Za-z0-9_.\\-\\[\\]]*")) {
+                        throw new BadSetting(ExitCodes.CONFIG, "'" + v + "' (from " + r.origin() + ") is neither true, false nor"
+                                + " a setting name. Action: give true (every setting may be loopback), false, or the names"
+                                + " that may, e.g. REDIS_URL");
+                    }
+                    names.add(v);
+                }
+            }
+        }
+        return new Sourced<>(List.copyOf(names), raw.isEmpty() ? "default" : raw.get(0).origin());
+    }
+
+    /** How the CLI's users allow loopback, for {@code ConfigGuard.Builder.loopbackAllowance}. */
+    public static final String CLI_LOOPBACK_ALLOWANCE = "--allow-loopback={name} (or " + ENV_ALLOW_LOOPBACK
+            + "={name}, or guard.allow-loopback = [{name}] in the GUARD_CONFIG file; true allows every setting)";
+
     /** A single string: the flag, else env, else the file. */
     public Optional<Sourced<String>> string(String flag, String flagName, String envName, String path) {
         if (flag != null) {

@@ -46,6 +46,9 @@ public final class Drain {
     private final AtomicLong ackFailed = new AtomicLong();
     private final AtomicLong duplicates = new AtomicLong();
     private final AtomicLong superseded = new AtomicLong();
+    private final AtomicLong rejected = new AtomicLong();
+    private final AtomicLong failedAtBoundary = new AtomicLong();
+    private final AtomicLong overran = new AtomicLong();
     private final List<String> handBackFailedIds = new ArrayList<>();
     private volatile ShutdownReceipt finalReceipt;
     private volatile String sourceLost;
@@ -203,6 +206,37 @@ public final class Drain {
         superseded.incrementAndGet();
     }
 
+    /**
+     * The job in hand, which the loop acks and counts as done, was rejected at the consumer
+     * boundary (dead-lettered as invalid): the receipt says {@code rejected}, as the ledger does.
+     */
+    public void jobRejected() {
+        rejected.incrementAndGet();
+    }
+
+    /**
+     * The job in hand, which the loop acks and counts as done, failed in its handler and the
+     * boundary dead-lettered it with the exception: the receipt says {@code failed}, as the ledger does.
+     */
+    public void jobFailedAtBoundary() {
+        failedAtBoundary.incrementAndGet();
+    }
+
+    /** A job finished after the deadline without a checkpoint stopping it ({@link DrainLoop} says how far). */
+    public void jobOverran() {
+        overran.incrementAndGet();
+    }
+
+    /** When the stop was requested, on this drain's clock (nanoseconds); 0 before it. */
+    long stopNanos() {
+        return stopNanos;
+    }
+
+    /** This drain's monotonic clock, in nanoseconds. */
+    long nanoTime() {
+        return nanoClock.getAsLong();
+    }
+
     public void jobHandedBack() {
         handedBack.incrementAndGet();
     }
@@ -228,7 +262,8 @@ public final class Drain {
         }
         long drainMillis = stopping ? TimeUnit.NANOSECONDS.toMillis(nanoClock.getAsLong() - stopNanos) : 0;
         return new ShutdownReceipt(config.workerId(), reason, fetched.get(), done.get(), failed.get(),
-                handedBack.get(), failedIds, drainMillis, sourceLost, ackFailed.get(), duplicates.get(), superseded.get());
+                handedBack.get(), failedIds, drainMillis, sourceLost, ackFailed.get(), duplicates.get(), superseded.get(),
+                rejected.get(), failedAtBoundary.get(), overran.get());
     }
 
     /**

@@ -38,6 +38,9 @@ public final class DrainLoop<J> {
     private final boolean handBack;
     private final Duration fetchErrorPause;
     private final Predicate<Exception> handBackIf;
+    /** The job whose handler runs now, and since when (this drain's clock): what the deadline watch names. */
+    private volatile J inHand;
+    private volatile long inHandSince;
 
     DrainLoop(Builder<J> b) {
         this.drain = b.drain;
@@ -56,6 +59,18 @@ public final class DrainLoop<J> {
 
     /** Runs until a stop is requested and the current job is finished or handed back. */
     public ShutdownReceipt run() {
+        Thread watch = new Thread(this::watchDeadline, "guard-drain-deadline-watch");
+        watch.setDaemon(true);
+        watch.start();
+        try {
+            loop();
+        } finally {
+            watch.interrupt();
+        }
+        return drain.finish();
+    }
+
+    private void loop() {
         while (!drain.stopping()) {
             Optional<J> next;
             try {
@@ -79,6 +94,8 @@ public final class DrainLoop<J> {
                 break;
             }
             boolean handled = false;
+            inHandSince = drain.nanoTime();
+            inHand = job;
             try {
                 handler.handle(job, drain);
                 handled = true;
@@ -120,12 +137,59 @@ public final class DrainLoop<J> {
                             + " kept a copy: reconcile it by id. The worker will exit with code {}.", id, failError.toString(),
                             dev.guard.ExitCodes.SOFTWARE);
                 }
+            } finally {
+                inHand = null;
             }
+            overran(job);
             if (handled) {
                 acknowledge(job);
             }
         }
-        return drain.finish();
+    }
+
+    /**
+     * At the deadline, names the job still running: it has no {@link Drain#checkpoint()} that hands
+     * it back, and the grace period ends {@code safetyMargin} later (under Kubernetes: SIGKILL).
+     */
+    private void watchDeadline() {
+        try {
+            while (!drain.awaitStop(Duration.ofMinutes(1))) {
+                // a long-lived worker: keep waiting for the stop
+            }
+            Thread.sleep(Math.max(0, drain.timeLeft().toMillis()) + 1);
+            J job = inHand;
+            if (job != null) {
+                DrainConfig c = drain.config();
+                LOG.warn("guard drain: job {} is still running at the drain deadline ({} ms after {}, {} ms into the job);"
+                        + " nothing hands it back unless it calls drain.checkpoint(). The grace period ends in {} ms;"
+                        + " under Kubernetes the worker is SIGKILLed then, mid-job", source.idOf(job), c.budget().toMillis(),
+                        drain.receipt().reason(), (drain.nanoTime() - inHandSince) / 1_000_000, c.safetyMargin().toMillis());
+            }
+        } catch (InterruptedException e) {
+            // the loop ended
+        } catch (RuntimeException e) {
+            LOG.warn("guard drain: the deadline watch failed ({}); the drain itself goes on", e.toString());
+        }
+    }
+
+    /** A job that finished (or threw) after the deadline: how far past, what SIGKILL would have done, what to change. */
+    private void overran(J job) {
+        if (!drain.pastDeadline()) {
+            return;
+        }
+        drain.jobOverran();
+        DrainConfig c = drain.config();
+        long pastMs = (drain.nanoTime() - drain.stopNanos()) / 1_000_000 - c.budget().toMillis();
+        long margin = c.safetyMargin().toMillis();
+        String verdict = pastMs > margin
+                ? "that is past the grace period (" + c.gracePeriod().toMillis() + " ms): under Kubernetes the worker would"
+                        + " have been SIGKILLed mid-job"
+                : "the grace period (" + c.gracePeriod().toMillis() + " ms) ended " + (margin - pastMs) + " ms later: under"
+                        + " Kubernetes a little longer and the worker is SIGKILLed mid-job";
+        LOG.warn("guard drain: job {} finished {} ms past the drain deadline, without a checkpoint that would have handed"
+                + " it back; {}. Call drain.checkpoint() between its steps (past the deadline it hands the job back),"
+                + " or raise the grace period above the longest job plus the safety margin ({} ms): GUARD_GRACE_PERIOD and"
+                + " terminationGracePeriodSeconds together", source.idOf(job), pastMs, verdict, margin);
     }
 
     /**

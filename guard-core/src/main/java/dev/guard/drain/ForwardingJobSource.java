@@ -48,6 +48,11 @@ public class ForwardingJobSource<J> implements JobSource<J> {
     }
 
     @Override
+    public JobOrigin originOf(J job) {
+        return delegate.originOf(job);
+    }
+
+    @Override
     public Durability durability() {
         return delegate.durability();
     }

@@ -41,6 +41,11 @@ public interface JobSource<J> extends AutoCloseable {
     /** The id the receipt, logs and callbacks use for this job. */
     String idOf(J job);
 
+    /** Where {@code job} came from (its list, queue, topic or subject, and position): a dead letter's source. */
+    default JobOrigin originOf(J job) {
+        return JobOrigin.unknown();
+    }
+
     /**
      * What the broker keeps when it restarts (read from the broker; may connect and send a few
      * commands). Called once before the first {@link #fetch()} by guard's worker loop, which stops

@@ -8,11 +8,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What one worker did with the jobs it took: fetched, done, failed, handed back, and the ids it
- * failed to hand back (those are possibly lost); of the done jobs, how many had an ack that failed
- * (the broker gives them out again: they may run twice, they are not lost). With {@link Once}, also
- * the duplicates (completion on record) and the superseded (another worker took them). Printed as
- * one line and as JSON when the worker stops; {@link #exitCode()} is what {@code main} should exit with.
+ * What one worker did with the jobs it took, in the ledger's words: received, processed, rejected
+ * (dead-lettered at the boundary as invalid), failed (the handler threw: parked or dead-lettered),
+ * handed back, and the ids it failed to hand back (those are possibly lost); of the finished jobs,
+ * how many had an ack that failed (the broker gives them out again: they may run twice, they are
+ * not lost), and how many ran past the drain's deadline ({@code overran}: under Kubernetes, past
+ * the grace period they would have been SIGKILLed mid-work). With {@link Once}, also the
+ * duplicates (completion on record) and the superseded (another worker took them). Printed as one
+ * line and as JSON when the worker stops; {@link #exitCode()} is what {@code main} should exit with.
  */
 public final class ShutdownReceipt {
 
@@ -30,10 +33,16 @@ public final class ShutdownReceipt {
     private final long ackFailed;
     private final long duplicates;
     private final long superseded;
+    private final long rejected;
+    private final long failedAtBoundary;
+    private final long overran;
 
     ShutdownReceipt(String workerId, String reason, long fetched, long done, long failed, long handedBack,
             List<String> handBackFailedIds, long drainMillis, String sourceLost, long ackFailed, long duplicates,
-            long superseded) {
+            long superseded, long rejected, long failedAtBoundary, long overran) {
+        this.rejected = rejected;
+        this.failedAtBoundary = failedAtBoundary;
+        this.overran = overran;
         this.sourceLost = sourceLost;
         this.ackFailed = ackFailed;
         this.duplicates = duplicates;
@@ -57,16 +66,39 @@ public final class ShutdownReceipt {
         return reason;
     }
 
+    /** Jobs taken from the source (the ledger's {@code received}). */
     public long fetched() {
         return fetched;
     }
 
+    /** The ledger's word for {@link #fetched()}. */
+    public long received() {
+        return fetched;
+    }
+
+    /** Jobs the loop acked after their handler returned: processed, rejected, or failed at the boundary. */
     public long done() {
         return done;
     }
 
+    /** Jobs whose work finished: {@link #done()} less the rejected and the boundary's failed. */
+    public long processed() {
+        return done - rejected - failedAtBoundary;
+    }
+
+    /** Jobs the boundary dead-lettered as invalid (schema, size, depth). */
+    public long rejected() {
+        return rejected;
+    }
+
+    /** Jobs whose handler threw: parked by the source, or dead-lettered with the exception by the boundary. */
     public long failed() {
-        return failed;
+        return failed + failedAtBoundary;
+    }
+
+    /** Jobs that were still running at the drain's deadline and finished after it (no checkpoint stopped them). */
+    public long overran() {
+        return overran;
     }
 
     public long handedBack() {
@@ -107,7 +139,7 @@ public final class ShutdownReceipt {
     }
 
     private long settled() {
-        return done + failed + handedBack + duplicates + superseded;
+        return done + failed + handedBack + duplicates + superseded;  // done includes rejected and failedAtBoundary
     }
 
     /** Why the job source was lost (the loop stopped without a signal); empty when it was not. */
@@ -127,17 +159,22 @@ public final class ShutdownReceipt {
         return sourceLost != null ? ExitCodes.UNAVAILABLE : ExitCodes.OK;
     }
 
-    /** One line for the log: {@code guard drain receipt: worker=... fetched=... done=... handed_back=...}. */
+    /**
+     * One line for the log, in the ledger's words:
+     * {@code guard drain receipt: worker=... received=... processed=... rejected=... failed=... handed_back=...}.
+     */
     public String toLine() {
         StringBuilder sb = new StringBuilder("guard drain receipt: worker=").append(workerId)
                 .append(" reason=").append(reason)
-                .append(" fetched=").append(fetched)
-                .append(" done=").append(done)
+                .append(" received=").append(fetched)
+                .append(" processed=").append(processed())
+                .append(" rejected=").append(rejected)
                 .append(ackFailed > 0 ? " ack_failed=" + ackFailed : "")
-                .append(" failed=").append(failed)
+                .append(" failed=").append(failed())
                 .append(" handed_back=").append(handedBack)
                 .append(duplicates > 0 ? " duplicate=" + duplicates : "")
                 .append(superseded > 0 ? " superseded=" + superseded : "")
+                .append(overran > 0 ? " overran=" + overran : "")
                 .append(" hand_back_failed=").append(handBackFailedIds.size());
         if (!handBackFailedIds.isEmpty()) {
             sb.append(" lost_ids=").append(String.join(",", handBackFailedIds));
@@ -157,13 +194,15 @@ public final class ShutdownReceipt {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("worker", workerId);
         m.put("reason", reason);
-        m.put("fetched", fetched);
-        m.put("done", done);
+        m.put("received", fetched);
+        m.put("processed", processed());
+        m.put("rejected", rejected);
         m.put("ackFailed", ackFailed);
-        m.put("failed", failed);
+        m.put("failed", failed());
         m.put("handedBack", handedBack);
         m.put("duplicates", duplicates);
         m.put("superseded", superseded);
+        m.put("overran", overran);
         m.put("handBackFailed", handBackFailedIds.size());
         m.put("handBackFailedIds", handBackFailedIds);
         m.put("drainMillis", drainMillis);

@@ -1,8 +1,12 @@
 package dev.guard.endpoint;
 
+import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -110,6 +114,48 @@ public final class Loopback {
             }
         }
         return Set.copyOf(loopback);
+    }
+
+    /**
+     * True when something accepts a TCP connection at {@code host:port} on this machine (or in
+     * this container): a sidecar in the same pod, a server under host networking, a port
+     * published into a development container. Tries each address {@code host} resolves to, else
+     * 127.0.0.1 and ::1 (for spellings the JDK does not resolve, such as {@code 127.1}); each
+     * attempt is bounded by {@code timeout}. Only meaningful for a loopback host: a loopback
+     * connection is accepted or refused at once.
+     */
+    public static boolean answers(String host, int port, Duration timeout) {
+        if (port <= 0 || port > 65535) {
+            return false;
+        }
+        List<InetAddress> targets = new ArrayList<>();
+        try {
+            for (InetAddress a : InetAddress.getAllByName(normalize(host))) {
+                if (a.isLoopbackAddress() || a.isAnyLocalAddress()) {
+                    targets.add(a);
+                }
+            }
+        } catch (UnknownHostException | RuntimeException e) {
+            // a spelling the JDK does not take: the usual loopback addresses below
+        }
+        if (targets.isEmpty()) {
+            targets.add(InetAddress.getLoopbackAddress());
+            try {
+                targets.add(InetAddress.getByName("::1"));
+            } catch (UnknownHostException e) {
+                // no IPv6 here
+            }
+        }
+        int millis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
+        for (InetAddress a : targets) {
+            try (Socket s = new Socket()) {
+                s.connect(new InetSocketAddress(a, port), millis);
+                return true;
+            } catch (IOException e) {
+                // refused, or nothing within the timeout: try the next address
+            }
+        }
+        return false;
     }
 
     /**

@@ -51,6 +51,10 @@ public final class GuardConfigCheck implements ApplicationListener<ApplicationEn
         }
     }
 
+    /** How a Spring Boot app allows loopback, for the config guard's messages. */
+    static final String LOOPBACK_ALLOWANCE = "guard.config.allow-loopback={name} (GUARD_CONFIG_ALLOW_LOOPBACK={name} in the"
+            + " environment; true allows every setting)";
+
     /** The check itself: what {@link #onApplicationEvent} runs, for an environment already prepared. */
     static ConfigReport check(ConfigurableEnvironment env, GuardProperties props, ClassLoader loader) {
         Map<String, String> variables = SpringPropertyLookup.environmentVariables(env);
@@ -63,11 +67,15 @@ public final class GuardConfigCheck implements ApplicationListener<ApplicationEn
         PropertyLookup lookup = name -> derived.containsKey(name) ? derived.get(name) : springLookup.find(name);
         Boolean declared = props.getConfig().getInContainer();
         boolean container = declared != null ? declared : ConfigGuard.detectContainer(variables);
-        Boolean allow = props.getConfig().getAllowLoopback();
+        List<String> allow = props.getConfig().getAllowLoopback();
         ConfigGuard.Builder guard = ConfigGuard.builder()
                 .environment(variables)
-                .inContainer(container)
-                .allowLoopback(allow != null ? allow : !container)
+                .inContainer(declared)
+                .allowLoopback(allow == null ? !container : false)
+                .allowLoopback(allow == null ? new String[0] : allow.stream().map(String::trim)
+                        .map(n -> n.equalsIgnoreCase("true") ? "*" : n).filter(n -> !n.isEmpty() && !n.equalsIgnoreCase("false"))
+                        .toArray(String[]::new))
+                .loopbackAllowance(LOOPBACK_ALLOWANCE)
                 .properties(lookup);
         for (String name : props.getConfig().getRequire()) {
             String n = name.trim();

@@ -87,10 +87,12 @@ public class GuardProperties {
         private List<String> fromEnv = new ArrayList<>();
 
         /**
-         * Whether a broker on localhost is allowed. Unset: allowed outside a container, an error
-         * inside one (Kubernetes, Docker, Podman), where localhost is the container itself.
+         * Which settings may point at localhost: {@code true} (all), {@code false} (none), or
+         * names ({@code spring.data.redis.url} because a sidecar in the pod serves it). Unset: all
+         * outside a container; none inside one (Kubernetes, Docker, Podman), where a loopback value
+         * nobody answers is an error and one something answers is a warning.
          */
-        private Boolean allowLoopback;
+        private List<String> allowLoopback;
 
         /**
          * Whether this runs in a container, which makes localhost the container itself. Unset:
@@ -130,11 +132,11 @@ public class GuardProperties {
             this.fromEnv = fromEnv;
         }
 
-        public Boolean getAllowLoopback() {
+        public List<String> getAllowLoopback() {
             return allowLoopback;
         }
 
-        public void setAllowLoopback(Boolean allowLoopback) {
+        public void setAllowLoopback(List<String> allowLoopback) {
             this.allowLoopback = allowLoopback;
         }
     }

@@ -86,7 +86,7 @@ class ConfigGuardScenariosTest {
     static final Severity W = Severity.WARNING;
 
     static Stream<Scenario> scenarios() {
-        String inPod = "but this runs in a container: there localhost is the pod/container itself";
+        String inPod = "inside a container (declared so in its settings), where loopback is this container itself";
         return Stream.of(
                 // ---- missing, blank, placeholders ----
                 bad("missing, no near name set", env("PATH", "/usr/bin"), redisUrl(),
@@ -126,16 +126,19 @@ class ConfigGuardScenariosTest {
 
                 // ---- loopback ----
                 bad("localhost in a container", env("REDIS_URL", "redis://localhost:6379"), redisUrl(),
-                        exact("REDIS_URL", "LOOPBACK", E, "REDIS_URL points at the loopback address localhost:6379, " + inPod
-                                + ", not the Redis service, so every connection will fail (origin: env REDIS_URL; found: redis://localhost:6379). "
-                                + "Action: set REDIS_URL to the service's DNS name or IP (the Kubernetes Service or Compose service name, "
-                                + "e.g. redis://redis:6379)")),
+                        exact("REDIS_URL", "LOOPBACK", E, "REDIS_URL points at the loopback address localhost:6379 " + inPod
+                                + ", and nothing answers there: localhost is not the Redis service there, so every connection would be"
+                                + " refused (origin: env REDIS_URL; found: redis://localhost:6379). Action: set REDIS_URL to the DNS name"
+                                + " or IP of the Redis service (the Kubernetes Service or Compose service name, e.g. redis://redis:6379);"
+                                + " if a sidecar or a server on this pod will serve it (it is not up yet), allow loopback for it:"
+                                + " ConfigGuard.builder().allowLoopback(\"REDIS_URL\")")),
                 badOutsideContainer("LOCALHOST. with capitals and trailing dot, outside a container",
                         env("REDIS_URL", "redis://LOCALHOST.:6379"), redisUrl(),
-                        exact("REDIS_URL", "LOOPBACK", E, "REDIS_URL points at the loopback address LOCALHOST.:6379, which only reaches "
-                                + "a server on this same machine (origin: env REDIS_URL; found: redis://LOCALHOST.:6379). Action: set REDIS_URL "
-                                + "to the Redis service's host name or IP; for local development only, allow loopback explicitly with "
-                                + "ConfigGuard.builder().allowLoopback(true)")),
+                        exact("REDIS_URL", "LOOPBACK", E, "REDIS_URL points at the loopback address LOCALHOST.:6379 on this machine,"
+                                + " and nothing answers there: the worker would only ever reach a server on this machine (origin: env"
+                                + " REDIS_URL; found: redis://LOCALHOST.:6379). Action: set REDIS_URL to the host name or IP"
+                                + " of the Redis service; if a sidecar or a server on this machine will serve it (it is not up yet), allow loopback for it:"
+                                + " ConfigGuard.builder().allowLoopback(\"REDIS_URL\")")),
                 bad("127.0.0.1", env("REDIS_URL", "redis://127.0.0.1:6379"), redisUrl(),
                         has("REDIS_URL", "LOOPBACK", E, "the loopback address 127.0.0.1:6379", inPod)),
                 bad("127.1 short form", env("REDIS_URL", "redis://127.1:6379"), redisUrl(),
@@ -159,16 +162,39 @@ class ConfigGuardScenariosTest {
                 bad("ip6-localhost", env("NATS_URL", "nats://ip6-localhost:4222"), b -> b.requireEnv("NATS_URL", URL),
                         has("NATS_URL", "LOOPBACK", E, "ip6-localhost:4222", "not the NATS service")),
                 bad("one loopback broker hidden in a list", env("KAFKA_BROKERS", "b1:9092,localhost:9092,b3:9092"), brokers(),
-                        has("KAFKA_BROKERS", "LOOPBACK", E, "points at the loopback address localhost:9092, " + inPod,
+                        has("KAFKA_BROKERS", "LOOPBACK", E, "points at the loopback address localhost:9092 " + inPod,
                                 "e.g. kafka-0.kafka:9092,kafka-1.kafka:9092)")),
                 bad("loopback in an AMQP URL with credentials", env("AMQP_URL", "amqp://worker:" + PW + "@127.0.0.1:5672/jobs"),
                         b -> b.requireEnv("AMQP_URL", URL),
                         has("AMQP_URL", "LOOPBACK", E, "found: amqp://worker:****@127.0.0.1:5672/jobs", "not the RabbitMQ service")),
                 bad("loopback in a plain STRING that is a URL", env("CACHE", "redis://localhost"), b -> b.requireEnv("CACHE"),
                         has("CACHE", "LOOPBACK", E, "localhost:6379")),
-                bad("allowLoopback(true) still warns in a container", env("REDIS_URL", "redis://localhost:6379"),
-                        b -> b.requireEnv("REDIS_URL", URL).allowLoopback(true),
-                        has("REDIS_URL", "LOOPBACK", W, inPod, "allowLoopback(true) is on, but it cannot make localhost reach another container")),
+                bad("allowLoopback(true) in a container with nothing answering yet: a warning, the wait decides",
+                        env("REDIS_URL", "redis://localhost:6379"), b -> b.requireEnv("REDIS_URL", URL).allowLoopback(true),
+                        has("REDIS_URL", "LOOPBACK", W, inPod, "nothing answers there yet; loopback is allowed for it",
+                                "if no sidecar in this pod or container serves the Redis service")),
+                bad("allowed for this one setting only", env("REDIS_URL", "redis://localhost:6379", "AMQP_URL", "amqp://127.0.0.1"),
+                        b -> b.requireEnv("REDIS_URL", URL).requireEnv("AMQP_URL", URL).allowLoopback("REDIS_URL"),
+                        has("REDIS_URL", "LOOPBACK", W, "loopback is allowed for it"),
+                        has("AMQP_URL", "LOOPBACK", E, "allowLoopback(\"AMQP_URL\")")),
+                new Scenario("allowed, in a container, and a sidecar answers: passes", env("REDIS_URL", "redis://localhost:6379"),
+                        true, b -> b.requireEnv("REDIS_URL", URL).allowLoopback("REDIS_URL").loopbackAnswers((h, p) -> p == 6379),
+                        List.of()),
+                bad("not allowed, in a container, and a sidecar answers: a warning naming the allowance",
+                        env("REDIS_URL", "redis://localhost:6379"),
+                        b -> b.requireEnv("REDIS_URL", URL).loopbackAnswers((h, p) -> p == 6379)
+                                .loopbackAllowance("GUARD_ALLOW_LOOPBACK={name}"),
+                        exact("REDIS_URL", "LOOPBACK", W, "REDIS_URL points at the loopback address localhost:6379 " + inPod
+                                + ", and something answers there: a sidecar in the same pod, host networking, a port published into a"
+                                + " development container, or a server on this machine. guard starts, since that may be the Redis"
+                                + " service you mean (origin: env REDIS_URL; found: redis://localhost:6379). Action: if it is, say so and"
+                                + " this warning goes: GUARD_ALLOW_LOOPBACK=REDIS_URL; if REDIS_URL should reach another container or"
+                                + " host, set it to the DNS name or IP of the Redis service (the Kubernetes Service or Compose service name,"
+                                + " e.g. redis://redis:6379)")),
+                badOutsideContainer("a list where one broker answers and one does not: an error",
+                        env("KAFKA_BROKERS", "localhost:9092,127.0.0.1:9093"),
+                        b -> b.requireEnv("KAFKA_BROKERS", HOST_LIST).loopbackAnswers((h, p) -> p == 9092),
+                        has("KAFKA_BROKERS", "LOOPBACK", E, "nothing answers there")),
                 new Scenario("allowLoopback(true) outside a container passes", env("REDIS_URL", "redis://localhost:6379"), false,
                         b -> b.requireEnv("REDIS_URL", URL).allowLoopback(true), List.of()),
 
@@ -422,7 +448,9 @@ class ConfigGuardScenariosTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("scenarios")
     void scenario(Scenario s) {
-        ConfigGuard guard = s.declare().apply(ConfigGuard.builder().environment(s.env()).inContainer(s.inContainer())).build();
+        // what listens on this machine is not what these scenarios are about: nothing answers, unless a scenario says so
+        ConfigGuard guard = s.declare().apply(ConfigGuard.builder().environment(s.env()).inContainer(s.inContainer())
+                .loopbackAnswers((host, port) -> false)).build();
         ConfigReport report = guard.check();
 
         List<String> actual = new ArrayList<>();

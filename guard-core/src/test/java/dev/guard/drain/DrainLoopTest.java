@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.StringWriter;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -11,6 +12,13 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.appender.WriterAppender;
+import org.apache.logging.log4j.core.config.Configuration;
+import org.apache.logging.log4j.core.config.LoggerConfig;
+import org.apache.logging.log4j.core.layout.PatternLayout;
 import org.junit.jupiter.api.Test;
 
 /** The loop's bookkeeping on an in-memory source and an injected clock (pure logic; Redis paths are tested for real). */
@@ -84,8 +92,92 @@ class DrainLoopTest {
         assertEquals(List.of("boom"), source.failed);
         assertEquals(List.of("slow"), source.handedBack);
         assertEquals(List.of("slow"), heard);
-        assertEquals("guard drain receipt: worker=t reason=SIGTERM fetched=3 done=1 failed=1 handed_back=1"
+        assertEquals("guard drain receipt: worker=t reason=SIGTERM received=3 processed=1 rejected=0 failed=1 handed_back=1"
                 + " hand_back_failed=0 drain_ms=1200 exit=0", r.toLine());
+    }
+
+    @Test
+    void aJobThatRunsPastTheDeadlineWithoutACheckpointIsNamedWithHowFarAndWhatSigkillWouldHaveDone() {
+        ListSource source = new ListSource();
+        source.jobs.push("long");
+        source.jobs.push("longer");
+        StringWriter logs = new StringWriter();
+        try (AutoCloseable capture = capture(logs)) {
+            ShutdownReceipt r = DrainLoop.builder(drain, source, (String job, Drain d) -> {
+                drain.requestStop("SIGTERM");
+                // budget 1 s, margin 1 s: "longer" ends 1.5 s past the deadline, past the grace period
+                now.addAndGet(Duration.ofMillis(job.equals("longer") ? 2500 : 1500).toNanos());
+            }).build().run();
+            assertEquals(List.of("longer"), source.acked, "it still finished: done, and said so");
+            assertEquals(1, r.overran());
+            assertTrue(r.toLine().contains(" processed=1 rejected=0 failed=0 handed_back=0 overran=1 "), r.toLine());
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+        String log = logs.toString();
+        assertTrue(log.contains("job longer finished 1500 ms past the drain deadline, without a checkpoint that would have"
+                + " handed it back; that is past the grace period (2000 ms): under Kubernetes the worker would have been"
+                + " SIGKILLed mid-job. Call drain.checkpoint() between its steps"), log);
+        assertTrue(log.contains("GUARD_GRACE_PERIOD and terminationGracePeriodSeconds together"), log);
+    }
+
+    @Test
+    void aJobThatEndsPastTheDeadlineButWithinTheMarginIsNamedToo() {
+        ListSource source = new ListSource();
+        source.jobs.push("long");
+        StringWriter logs = new StringWriter();
+        try (AutoCloseable capture = capture(logs)) {
+            DrainLoop.builder(drain, source, (String job, Drain d) -> {
+                drain.requestStop("SIGTERM");
+                now.addAndGet(Duration.ofMillis(1300).toNanos());
+            }).build().run();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+        assertTrue(logs.toString().contains("job long finished 300 ms past the drain deadline, without a checkpoint that would"
+                + " have handed it back; the grace period (2000 ms) ended 700 ms later"), logs.toString());
+    }
+
+    @Test
+    void theDeadlineWatchNamesAJobStillRunningAtTheDeadline() throws Exception {
+        Drain real = Drain.create(DrainConfig.builder().gracePeriod(Duration.ofMillis(700))
+                .safetyMargin(Duration.ofMillis(500)).workerId("w").build());
+        ListSource source = new ListSource();
+        source.jobs.push("stuck");
+        StringWriter logs = new StringWriter();
+        try (AutoCloseable capture = capture(logs)) {
+            ShutdownReceipt r = DrainLoop.builder(real, source, (String job, Drain d) -> {
+                real.requestStop("SIGTERM");
+                Thread.sleep(600);   // the deadline is 200 ms after the stop
+            }).build().run();
+            assertEquals(1, r.overran());
+        }
+        assertTrue(logs.toString().contains("job stuck is still running at the drain deadline (200 ms after SIGTERM"), logs.toString());
+        assertTrue(logs.toString().contains("The grace period ends in 500 ms; under Kubernetes the worker is SIGKILLed then"),
+                logs.toString());
+    }
+
+    /** Captures what dev.guard logs at INFO and above while the returned handle is open. */
+    static AutoCloseable capture(StringWriter into) {
+        LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
+        Configuration config = ctx.getConfiguration();
+        WriterAppender appender = WriterAppender.newBuilder().setName("capture-" + System.nanoTime()).setTarget(into)
+                .setLayout(PatternLayout.newBuilder().withPattern("%level %msg%n").build()).build();
+        appender.start();
+        config.addAppender(appender);
+        LoggerConfig previous = config.getLoggers().get("dev.guard");
+        LoggerConfig capture = new LoggerConfig("dev.guard", Level.INFO, false);
+        capture.addAppender(appender, Level.INFO, null);
+        config.addLogger("dev.guard", capture);
+        ctx.updateLoggers();
+        return () -> {
+            config.removeLogger("dev.guard");
+            if (previous != null) {
+                config.addLogger("dev.guard", previous);
+            }
+            ctx.updateLoggers();
+            appender.stop();
+        };
     }
 
     @Test
@@ -219,7 +311,7 @@ class DrainLoopTest {
         assertEquals(1, r.ackFailed());
         assertEquals(0, r.failed());
         assertEquals(0, r.exitCode(), r.toLine());
-        assertTrue(r.toLine().contains(" done=2 ack_failed=1 "), r.toLine());
+        assertTrue(r.toLine().contains(" processed=2 rejected=0 ack_failed=1 "), r.toLine());
     }
 
     @Test
@@ -282,7 +374,7 @@ class DrainLoopTest {
         assertEquals(List.of("unanswered", "fenced"), source.handedBack);
         assertEquals(List.of("dup", "stop"), source.acked);
         assertEquals(List.of(), source.failed);
-        assertEquals("guard drain receipt: worker=t reason=SIGTERM fetched=4 done=1 failed=0 handed_back=1 duplicate=1"
+        assertEquals("guard drain receipt: worker=t reason=SIGTERM received=4 processed=1 rejected=0 failed=0 handed_back=1 duplicate=1"
                 + " superseded=1 hand_back_failed=0 drain_ms=0 exit=0", r.toLine());
     }
 }

@@ -49,10 +49,10 @@ class DrainTest {
         now.addAndGet(Duration.ofMillis(420).toNanos());
         ShutdownReceipt clean = drain.receipt();
         assertEquals(0, clean.exitCode());
-        assertEquals("guard drain receipt: worker=w1 reason=SIGTERM fetched=2 done=1 failed=0 handed_back=1"
+        assertEquals("guard drain receipt: worker=w1 reason=SIGTERM received=2 processed=1 rejected=0 failed=0 handed_back=1"
                 + " hand_back_failed=0 drain_ms=420 exit=0", clean.toLine());
-        assertEquals("{\"worker\":\"w1\",\"reason\":\"SIGTERM\",\"fetched\":2,\"done\":1,\"ackFailed\":0,\"failed\":0,"
-                + "\"handedBack\":1,\"duplicates\":0,\"superseded\":0,"
+        assertEquals("{\"worker\":\"w1\",\"reason\":\"SIGTERM\",\"received\":2,\"processed\":1,\"rejected\":0,\"ackFailed\":0,"
+                + "\"failed\":0,\"handedBack\":1,\"duplicates\":0,\"superseded\":0,\"overran\":0,"
                 + "\"handBackFailed\":0,\"handBackFailedIds\":[],\"drainMillis\":420,\"clean\":true,\"exitCode\":0}",
                 clean.toJson());
 
@@ -61,7 +61,7 @@ class DrainTest {
         ShutdownReceipt lost = drain.finish();
         assertFalse(lost.clean());
         assertEquals(70, lost.exitCode());
-        assertEquals("guard drain receipt: worker=w1 reason=SIGTERM fetched=3 done=1 failed=0 handed_back=1"
+        assertEquals("guard drain receipt: worker=w1 reason=SIGTERM received=3 processed=1 rejected=0 failed=0 handed_back=1"
                 + " hand_back_failed=1 lost_ids=job-42 drain_ms=420 exit=70", lost.toLine());
     }
 }

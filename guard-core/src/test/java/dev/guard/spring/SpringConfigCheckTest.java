@@ -95,6 +95,32 @@ class SpringConfigCheckTest {
         assertTrue(d.contains("Spring Boot's default (no spring.data.redis.* property is set)"), d);
         assertTrue(d.contains("LOOPBACK spring.rabbitmq:"), d);
         assertTrue(d.contains("spring.rabbitmq = amqp://guest:****@localhost:5672"), "the default guest password is masked: " + d);
+        assertTrue(e.action().contains("guard.config.allow-loopback=spring.data.redis"), "names the Spring property that allows it: "
+                + e.action());
+    }
+
+    @Test
+    void aSpringAppInAContainerWhoseRedisIsASidecarOnLocalhostStartsAndTheWarningNamesTheProperty() throws Exception {
+        try (java.net.ServerSocket sidecar = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            String url = "redis://127.0.0.1:" + sidecar.getLocalPort();
+            Map<String, String> env = Map.of("KUBERNETES_SERVICE_HOST", "10.0.0.1", "SPRING_DATA_REDIS_URL", url);
+            try (ConfigurableApplicationContext ctx = SpringApps.run(env, "guard:\n  brokers: redis\n  wait:\n    enabled: false\n", List.of())) {
+                var report = GuardConfigCheck.check(ctx.getEnvironment(), GuardConfigCheck.bind(ctx.getEnvironment()),
+                        getClass().getClassLoader());
+                assertTrue(report.ok(), report.render());
+                String w = report.warnings().get(0).message();
+                assertTrue(w.contains("and something answers there: a sidecar in the same pod"), w);
+                assertTrue(w.contains("guard.config.allow-loopback=SPRING_DATA_REDIS_URL")
+                        || w.contains("guard.config.allow-loopback=spring.data.redis"), w);
+            }
+            Map<String, String> allowed = Map.of("KUBERNETES_SERVICE_HOST", "10.0.0.1", "SPRING_DATA_REDIS_URL", url,
+                    "GUARD_CONFIG_ALLOW_LOOPBACK", "spring.data.redis.url");
+            try (ConfigurableApplicationContext ctx = SpringApps.run(allowed, "guard:\n  brokers: redis\n  wait:\n    enabled: false\n", List.of())) {
+                var report = GuardConfigCheck.check(ctx.getEnvironment(), GuardConfigCheck.bind(ctx.getEnvironment()),
+                        getClass().getClassLoader());
+                assertTrue(report.violations().isEmpty(), "allowed for its setting: " + report.render());
+            }
+        }
     }
 
     @Test

@@ -31,10 +31,19 @@ class SpringPasswordFragmentsTest {
                 enabled: false
             """;
 
+    private static int closedPort() {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     @Test
     void theFailureAnalysisQuotesNoFragment() {
+        int closed = closedPort();   // nothing answers there: the loopback refusal is an error, whatever this machine runs
         for (String pw : HardPasswords.generate(SEED, 12)) {
-            Map<String, String> env = Map.of("SPRING_DATA_REDIS_URL", "redis://app:" + pw + "@localhost:6379",
+            Map<String, String> env = Map.of("SPRING_DATA_REDIS_URL", "redis://app:" + pw + "@localhost:" + closed,
                     "SPRING_RABBITMQ_ADDRESSES", "worker:" + pw + "@rabbit:5672", "KUBERNETES_SERVICE_HOST", "10.0.0.1");
             GuardStartupException e = assertThrows(GuardStartupException.class, () -> SpringApps.run(env, YAML, List.of()).close());
             assertEquals(78, e.getExitCode());

@@ -48,8 +48,10 @@ final class CheckEnvCommand implements Callable<Integer> {
             description = "a variable that must be set (repeatable; default: $GUARD_REQUIRE, guard.require)")
     List<String> require = new ArrayList<>();
 
-    @Option(names = "--allow-loopback", description = "accept localhost/127.0.0.1 (local development only)")
-    boolean allowLoopback;
+    @Option(names = "--allow-loopback", paramLabel = "NAME", arity = "0..1", fallbackValue = "true", split = ",",
+            description = "loopback is meant for these settings (a sidecar in the pod, host networking, local"
+                    + " development); without NAME for every setting (default: $GUARD_ALLOW_LOOPBACK, guard.allow-loopback)")
+    List<String> allowLoopback = new ArrayList<>();
 
     @Option(names = "--json", description = "print the JSON report on stdout")
     boolean json;
@@ -65,14 +67,14 @@ final class CheckEnvCommand implements Callable<Integer> {
         GuardSettings settings = GuardSettings.load(root.env, config.file);
         List<GuardSettings.Sourced<String>> names =
                 settings.list(require, "--require", GuardSettings.ENV_REQUIRE, "require", GuardSettings::splitNames);
-        GuardSettings.Sourced<Boolean> loopback =
-                settings.flag(allowLoopback, "--allow-loopback", GuardSettings.ENV_ALLOW_LOOPBACK, "allow-loopback");
+        GuardSettings.Sourced<List<String>> loopback = settings.loopbackAllowed(allowLoopback, "--allow-loopback");
         if (names.isEmpty()) {
             err.println("guard-init check-env: no variable to check. Action: give --require NAME (e.g. --require REDIS_URL:url), "
                     + "or set " + GuardSettings.ENV_REQUIRE + ", or guard.require in the --config file");
             return ExitCodes.USAGE;
         }
-        ConfigGuard.Builder b = ConfigGuard.builder().environment(root.env).allowLoopback(loopback.value());
+        ConfigGuard.Builder b = ConfigGuard.builder().environment(root.env).allowLoopback(loopback.value().toArray(String[]::new))
+                .loopbackAllowance(GuardSettings.CLI_LOOPBACK_ALLOWANCE);
         for (GuardSettings.Sourced<String> n : names) {
             try {
                 GuardSettings.Requirement.parse(n.value()).addTo(b);

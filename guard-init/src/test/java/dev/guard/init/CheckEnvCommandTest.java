@@ -28,9 +28,12 @@ class CheckEnvCommandTest {
         assertEquals("", r.err());
     }
 
+    /** A loopback port where nothing listens: the seeds' worker that fell back to localhost in its container. */
+    static final int CLOSED = 1;
+
     @Test
     void everyViolationIsListedWithOriginAndActionAndExits78() {
-        Cli.Result r = Cli.run(Map.of("REDIS_URL", "redis://:hunter2@localhost:6379", "API_URL", "changeme"),
+        Cli.Result r = Cli.run(Map.of("REDIS_URL", "redis://:hunter2@localhost:" + CLOSED, "API_URL", "changeme"),
                 "check-env", "--require", "REDIS_URL:url,API_URL", "--require", "NATS_URL");
         assertEquals(ExitCodes.CONFIG, r.code(), r.toString());
         assertTrue(r.err().contains("LOOPBACK"), r.toString());
@@ -49,14 +52,14 @@ class CheckEnvCommandTest {
      */
     @ParameterizedTest(name = "{0}={1} -> {2}")
     @CsvSource(delimiter = '|', value = {
-        "REDIS_URL       | localhost:6379                                    | 78 | LOOPBACK",
+        "REDIS_URL       | localhost:1                                       | 78 | LOOPBACK",
         "REDIS_URL       | redis://:s3cret-pw@redis:99999                    | 78 | MALFORMED",
         "REDIS_URL       | htp://redis:6379                                  | 78 | MALFORMED",
         "REDIS_URL       | redis://:changeme@redis:6379                      | 78 | PLACEHOLDER",
-        "KAFKA_BROKERS   | kafka-0:9092,localhost:9092                       | 78 | LOOPBACK",
-        "KAFKA_BROKERS   | 127.0.0.1:9092                                    | 78 | LOOPBACK",
+        "KAFKA_BROKERS   | kafka-0:9092,localhost:1                          | 78 | LOOPBACK",
+        "KAFKA_BROKERS   | 127.0.0.1:1                                       | 78 | LOOPBACK",
         "AMQP_URL        | amqp://worker:change-me-in-cluster@rabbitmq:5672/jobs | 78 | PLACEHOLDER",
-        "DATABASE_URL    | postgres://app:s3cret-pw@127.0.0.1:5432/app       | 78 | LOOPBACK",
+        "DATABASE_URL    | postgres://app:s3cret-pw@127.0.0.1:1/app          | 78 | LOOPBACK",
         "REDIS_URL       | redis://redis:6379/0                              | 0  | ",
         "KAFKA_BROKERS   | kafka-0.kafka:9092,kafka-1.kafka:9092             | 0  | ",
         "REDIS_URL       | redis://localhost-proxy:6379                      | 0  | ",
@@ -78,24 +81,43 @@ class CheckEnvCommandTest {
     }
 
     @Test
-    void allowLoopbackAcceptsLocalhost() {
-        Map<String, String> env = Map.of("REDIS_URL", "redis://localhost:6379");
-        assertEquals(ExitCodes.CONFIG, Cli.run(env, "check-env", "--require", "REDIS_URL:url").code());
-        Cli.Result r = Cli.run(env, "check-env", "--require", "REDIS_URL:url", "--allow-loopback");
+    void allowLoopbackAcceptsLocalhostForEverySettingOrForOne() {
+        Map<String, String> env = Map.of("REDIS_URL", "redis://localhost:" + CLOSED, "NATS_URL", "nats://127.0.0.1:" + CLOSED);
+        Cli.Result refused = Cli.run(env, "check-env", "--require", "REDIS_URL:url,NATS_URL");
+        assertEquals(ExitCodes.CONFIG, refused.code(), refused.toString());
+        assertTrue(refused.err().contains("allow loopback for it: --allow-loopback=REDIS_URL (or GUARD_ALLOW_LOOPBACK=REDIS_URL,"
+                + " or guard.allow-loopback = [REDIS_URL] in the GUARD_CONFIG file; true allows every setting)"), refused.toString());
+        Cli.Result r = Cli.run(env, "check-env", "--require", "REDIS_URL:url,NATS_URL", "--allow-loopback");
         assertEquals(0, r.code(), r.toString());
         assertTrue(r.out().contains("loopback allowed"), r.toString());
+        Cli.Result one = Cli.run(env, "check-env", "--require", "REDIS_URL:url,NATS_URL", "--allow-loopback=REDIS_URL");
+        assertEquals(ExitCodes.CONFIG, one.code(), one.toString());
+        assertTrue(one.err().contains("ERROR LOOPBACK: NATS_URL") && !one.err().contains("ERROR LOOPBACK: REDIS_URL"), one.toString());
+        assertTrue(one.err().contains("loopback allowed for REDIS_URL"), one.toString());
+    }
+
+    @Test
+    void somethingAnsweringOnLoopbackIsAWarningThatNamesTheFlag() throws Exception {
+        try (java.net.ServerSocket sidecar = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            Cli.Result r = Cli.run(Map.of("REDIS_URL", "redis://127.0.0.1:" + sidecar.getLocalPort()), "check-env",
+                    "--require", "REDIS_URL");
+            assertEquals(0, r.code(), r.toString());
+            assertTrue(r.out().contains("WARNING LOOPBACK: REDIS_URL") && r.out().contains("something answers there"), r.toString());
+            assertTrue(r.out().contains("say so and this warning goes: --allow-loopback=REDIS_URL"), r.toString());
+        }
     }
 
     @Test
     void namesAndLoopbackComeFromGuardRequireAndGuardAllowLoopback() {
         Cli.Result r = Cli.run(Map.of("GUARD_REQUIRE", "REDIS_URL:url, NATS_URL", "GUARD_ALLOW_LOOPBACK", "true",
-                "REDIS_URL", "redis://127.0.0.1:6379"), "check-env");
+                "REDIS_URL", "redis://127.0.0.1:" + CLOSED), "check-env");
         assertEquals(ExitCodes.CONFIG, r.code(), r.toString());
         assertTrue(r.err().contains("NATS_URL"), r.toString());
         assertFalse(r.err().contains("ERROR LOOPBACK"), "loopback allowed by GUARD_ALLOW_LOOPBACK (at most a warning): " + r);
         Cli.Result bad = Cli.run(Map.of("GUARD_REQUIRE", "X", "GUARD_ALLOW_LOOPBACK", "maybe"), "check-env");
         assertEquals(ExitCodes.CONFIG, bad.code(), bad.toString());
-        assertTrue(bad.err().contains("GUARD_ALLOW_LOOPBACK='maybe' (from env GUARD_ALLOW_LOOPBACK) is not a boolean"), bad.toString());
+        assertTrue(bad.err().contains("loopback is allowed for 'maybe', which is not a setting this check reads (X), so it"
+                + " allows nothing"), bad.toString());
     }
 
     @Test
@@ -115,7 +137,8 @@ class CheckEnvCommandTest {
 
     @Test
     void jsonReportIsOneDocumentWithTheViolations() throws Exception {
-        Cli.Result r = Cli.run(Map.of("REDIS_URL", "redis://:pw123456@localhost:6379"), "check-env", "--require", "REDIS_URL:url", "--json");
+        Cli.Result r = Cli.run(Map.of("REDIS_URL", "redis://:pw123456@localhost:" + CLOSED), "check-env", "--require", "REDIS_URL:url",
+                "--json");
         assertEquals(ExitCodes.CONFIG, r.code(), r.toString());
         JsonNode json = new ObjectMapper().readTree(r.out());
         assertFalse(json.path("ok").asBoolean());

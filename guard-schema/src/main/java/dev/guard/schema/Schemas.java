@@ -468,13 +468,16 @@ public final class Schemas {
         }
 
         /**
-         * Loads and parses every schema, validates every example, and returns the immutable registry.
+         * Loads and parses every schema, validates every example (those registered with
+         * {@link #example} and those in a schema's own {@code "examples"} array), and returns the
+         * immutable registry.
          *
          * @throws SchemaSelfTestException listing every problem found
          */
         public Schemas build() {
             List<String> problems = new ArrayList<>();
             Map<String, Entry> byType = new LinkedHashMap<>();
+            List<Map.Entry<String, String>> selfTest = new ArrayList<>(examples);
             Json schemaReader = new Json(MAX_SCHEMA_BYTES, 256);
             if (sources.isEmpty()) {
                 problems.add("no schema registered; register one per job type with fromClasspath(jobType, path) or fromFile(jobType, path)");
@@ -504,10 +507,17 @@ public final class Schemas {
                     continue;
                 }
                 byType.put(s.jobType(), new Entry(s.jobType(), id.isBlank() ? s.jobType() : id, s.description(), compiled.schema()));
+                // the schema's own "examples" (an annotation since draft-06: instances the schema is meant to accept)
+                if (json instanceof JSONObject o && o.opt("examples") instanceof org.json.JSONArray own) {
+                    for (int i = 0; i < own.length(); i++) {
+                        selfTest.add(Map.entry(s.jobType(), String.valueOf(own.get(i) instanceof String str
+                                ? org.json.JSONObject.quote(str) : own.get(i))));
+                    }
+                }
             }
             Schemas built = new Schemas(byType, new Json(maxBytes, maxDepth));
             int n = 0;
-            for (Map.Entry<String, String> ex : examples) {
+            for (Map.Entry<String, String> ex : selfTest) {
                 n++;
                 String type = ex.getKey();
                 if (!byType.containsKey(type)) {
@@ -525,10 +535,12 @@ public final class Schemas {
                 throw new SchemaSelfTestException(problems);
             }
             for (Entry e : byType.values()) {
-                long count = examples.stream().filter(x -> x.getKey().equals(e.jobType())).count();
+                long count = selfTest.stream().filter(x -> x.getKey().equals(e.jobType())).count();
                 if (count == 0) {
-                    LOG.warn("schema self-test: job type '{}' ({}) has no example payload; register one with example(jobType, json) so boot proves the schema accepts real jobs",
-                            e.jobType(), e.source());
+                    LOG.warn("schema self-test: job type '{}' ({}) has no example payload, so boot cannot prove the schema accepts"
+                            + " a real job; add one to the schema's own \"examples\": [ ... ] array, or register one with"
+                            + " Schemas.Builder.example(jobType, json) (in a worker's main: GuardSpec.builder(...).schemas(\"{}\","
+                            + " b -> b.fromClasspath(...).example(\"{}\", json)))", e.jobType(), e.source(), e.jobType(), e.jobType());
                 } else {
                     LOG.info("schema self-test: job type '{}' schema {} from {} parsed, {} example(s) accepted",
                             e.jobType(), e.schemaId(), e.source(), count);

@@ -11,6 +11,11 @@ package dev.guard.schema;
  */
 public record SourceInfo(String broker, String queueOrTopic, Integer partition, Long offset, String messageId) {
 
+    /** What a guard-core job source says of its job ({@code JobSource.originOf}). */
+    public static SourceInfo of(dev.guard.drain.JobOrigin origin) {
+        return new SourceInfo(origin.broker(), origin.queue(), origin.partition(), origin.offset(), origin.messageId());
+    }
+
     /** Nothing known about the source. */
     public static SourceInfo unknown() {
         return new SourceInfo(null, null, null, null, null);

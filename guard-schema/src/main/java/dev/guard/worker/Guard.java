@@ -148,7 +148,12 @@ public final class Guard {
         try {
             ReadinessReport report = awaitReady(spec, env, settings, drain);
             LOG.info("guard: {} booted: config ok, {}, schema '{}' self-tested, drain installed ({} ms to work after"
-                    + " SIGTERM), {}", spec.consumer(), path.kind().name().toLowerCase(Locale.ROOT).replace('_', ' '),
+                    + " SIGTERM), {}", spec.consumer(), switch (path.kind()) {
+                        case DELIVERED -> "SIGTERM reaches this JVM";
+                        case FORWARDED -> "SIGTERM is forwarded to this JVM";
+                        case NO_CONTAINER -> "SIGTERM path not checked (no container init among this JVM's parents)";
+                        default -> "SIGTERM path " + path.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ');
+                    },
                     spec.jobType, drainConfig.budget().toMillis(),
                     report.results().isEmpty() ? "no dependency to wait for"
                             : report.results().size() + " dependencies ready after " + report.elapsed().toMillis() + " ms");
@@ -180,9 +185,9 @@ public final class Guard {
                 r.addTo(guard);
             }
         }
-        boolean loopback = spec.allowLoopback != null ? spec.allowLoopback
-                : settings.flag(false, null, GuardSettings.ENV_ALLOW_LOOPBACK, "allow-loopback").value();
-        ConfigReport report = guard.allowLoopback(loopback).build().check();
+        List<String> loopback = spec.allowLoopback != null ? spec.allowLoopback : settings.loopbackAllowed(null, null).value();
+        ConfigReport report = guard.allowLoopback(loopback.toArray(String[]::new)).loopbackAllowance(LOOPBACK_ALLOWANCE)
+                .build().check();
         if (!report.ok()) {
             throw new GuardStopped("config", ExitCodes.CONFIG, "the config guard stopped it before any connection ("
                     + report.errors().size() + (report.errors().size() == 1 ? " violation" : " violations") + "):\n"
@@ -394,10 +399,10 @@ public final class Guard {
                 .consumer(spec.consumer()).build();
     }
 
-    /** {@link #run(JobSource, Function, Function, DeadLetterSink, JobHandler)} without the source's coordinates in dead letters. */
+    /** {@link #run(JobSource, Function, Function, DeadLetterSink, JobHandler)}, dead letters naming where the source says each job came from. */
     public <J> int run(JobSource<J> source, Function<J, String> payload, DeadLetterSink deadLetters,
             JobHandler<Accepted> work) {
-        return run(source, payload, job -> SourceInfo.unknown(), deadLetters, work);
+        return run(source, payload, job -> SourceInfo.of(source.originOf(job)), deadLetters, work);
     }
 
     /**
@@ -423,10 +428,10 @@ public final class Guard {
         return finish(BoundaryLoop.run(drain, boundary(deadLetters), source, payload, where, work));
     }
 
-    /** {@link #run(JobSource, Function, Function, DeadLetterSink, CompletionStore, OnceHandler)} without the source's coordinates in dead letters. */
+    /** {@link #run(JobSource, Function, Function, DeadLetterSink, CompletionStore, OnceHandler)}, dead letters naming where the source says each job came from. */
     public <J, W> int run(JobSource<J> source, Function<J, String> payload, DeadLetterSink deadLetters,
             CompletionStore<W> completions, OnceHandler<Accepted, W> work) {
-        return run(source, payload, job -> SourceInfo.unknown(), deadLetters, completions, work);
+        return run(source, payload, job -> SourceInfo.of(source.originOf(job)), deadLetters, completions, work);
     }
 
     /**
@@ -449,6 +454,10 @@ public final class Guard {
         LOG.info("guard: {} records each job's completion in {}", spec.consumer(), completions.describe());
         return finish(BoundaryLoop.run(drain, boundary(deadLetters), source, payload, where, completions, work));
     }
+
+    /** How a worker's main allows loopback, for the config guard's messages. */
+    static final String LOOPBACK_ALLOWANCE = "GUARD_ALLOW_LOOPBACK={name} in the environment (or guard.allow-loopback ="
+            + " [{name}] in the GUARD_CONFIG file, or GuardSpec.builder(...).allowLoopback(\"{name}\"); true allows every setting)";
 
     private static final String ALLOW_LOSS = DurabilityCheck.ENV
             + "=warn (or guard.persistence-check = warn in GUARD_CONFIG, GuardSpec.persistenceCheck(WARN))";

@@ -54,7 +54,7 @@ public final class GuardSpec {
     final File configFile;
     final Duration readyDeadline;
     final Duration attemptTimeout;
-    final Boolean allowLoopback;
+    final List<String> allowLoopback;
     final SignalCheck signalCheck;
     final DurabilityCheck.Level persistenceCheck;
     final DrainConfig drain;
@@ -104,7 +104,7 @@ public final class GuardSpec {
         private File configFile;
         private Duration readyDeadline;
         private Duration attemptTimeout;
-        private Boolean allowLoopback;
+        private List<String> allowLoopback;
         private SignalCheck signalCheck;
         private DurabilityCheck.Level persistenceCheck;
         private DrainConfig drain;
@@ -194,9 +194,25 @@ public final class GuardSpec {
             return this;
         }
 
-        /** Accept loopback URLs (default: {@code GUARD_ALLOW_LOOPBACK}, {@code guard.allow-loopback}, false). */
+        /**
+         * Loopback is meant for every setting (a worker that only ever runs beside its brokers),
+         * or for none. Default: {@code GUARD_ALLOW_LOOPBACK}, {@code guard.allow-loopback}, none.
+         * {@link #allowLoopback(String...)} allows single settings.
+         */
         public Builder allowLoopback(boolean allow) {
-            this.allowLoopback = allow;
+            this.allowLoopback = allow ? List.of("*") : List.of();
+            return this;
+        }
+
+        /**
+         * Loopback is meant for these settings: a sidecar in the same pod serves {@code REDIS_URL},
+         * the worker runs with host networking, or Redis is published into a development
+         * container. Without it guard refuses a loopback value where nothing answers and warns
+         * about one where something does ({@code ConfigGuard.Builder#allowLoopback(String...)}).
+         * Default: {@code GUARD_ALLOW_LOOPBACK=REDIS_URL}, {@code guard.allow-loopback = [REDIS_URL]}.
+         */
+        public Builder allowLoopback(String... names) {
+            this.allowLoopback = List.of(names);
             return this;
         }
 

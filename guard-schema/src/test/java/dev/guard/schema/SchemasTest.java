@@ -191,6 +191,20 @@ class SchemasTest {
     }
 
     @Test
+    void theSchemasOwnExamplesKeywordIsSelfTestedToo() {
+        String schema = "{\"type\":\"object\",\"required\":[\"job_id\"],"
+                + "\"examples\":[{\"job_id\":\"j-1\"},{\"id\":\"j-2\"}]}";
+        SchemaSelfTestException e = assertThrows(SchemaSelfTestException.class,
+                () -> Schemas.builder().fromJson("t", schema).build());
+        assertEquals(1, e.problems().size(), e.getMessage());
+        assertTrue(e.problems().get(0).startsWith("example 2 for job type 't' is rejected by its own schema"), e.getMessage());
+        assertTrue(e.problems().get(0).contains("job_id missing, id present: renamed by the producer?"), e.getMessage());
+
+        Schemas ok = Schemas.builder().fromJson("t", "{\"type\":\"object\",\"examples\":[{\"job_id\":\"j-1\"}]}").build();
+        assertTrue(ok.validate("t", "{\"job_id\":\"j-3\"}").accepted());
+    }
+
+    @Test
     void selfTestFailsBootOnMissingBrokenOrInvalidSchemas(@TempDir Path dir) throws Exception {
         Path broken = dir.resolve("broken.json");
         Files.writeString(broken, "{\"type\": \"object\",\n \"properties\": {");

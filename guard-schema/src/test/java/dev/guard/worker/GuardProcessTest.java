@@ -59,6 +59,40 @@ class GuardProcessTest {
         assertFalse(output().contains("booted"), output());
     }
 
+    // ---- loopback as an adopter meets it: a dev container with Redis published on localhost, a sidecar ----
+
+    @Test
+    void inAContainerRedisAnsweringOnLocalhostStartsTheWorkerWithAWarningThatNamesTheAllowance() throws Exception {
+        // a development container (or a pod) whose Redis answers on its own loopback: this machine's Redis
+        start(List.of(), env(Map.of("GUARD_ALLOW_LOOPBACK", "", "KUBERNETES_SERVICE_HOST", "10.96.0.1")));
+        await("booted");
+        String text = output();
+        assertTrue(text.contains("WARNING LOOPBACK: REDIS_URL points at the loopback address 127.0.0.1:6379 inside a container"
+                + " (KUBERNETES_SERVICE_HOST is set)"), text);
+        assertTrue(text.contains("and something answers there: a sidecar in the same pod, host networking, a port published"
+                + " into a development container"), text);
+        assertTrue(text.contains("say so and this warning goes: GUARD_ALLOW_LOOPBACK=REDIS_URL in the environment"), text);
+    }
+
+    @Test
+    void aSidecarOnLoopbackAllowedForItsOneSettingStartsWithoutALoopbackLine() throws Exception {
+        start(List.of(), env(Map.of("GUARD_ALLOW_LOOPBACK", "REDIS_URL", "KUBERNETES_SERVICE_HOST", "10.96.0.1")));
+        await("booted");
+        assertFalse(output().contains("LOOPBACK"), output());
+    }
+
+    @Test
+    void inAContainerLoopbackWhereNothingAnswersExits78AndNamesTheAllowance() throws Exception {
+        start(List.of(), env(Map.of("GUARD_ALLOW_LOOPBACK", "", "KUBERNETES_SERVICE_HOST", "10.96.0.1",
+                "REDIS_URL", "redis://localhost:" + FreePorts.next())));
+        assertEquals(ExitCodes.CONFIG, exit());
+        String text = output();
+        assertTrue(text.contains("must not start (config), exit 78"), text);
+        assertTrue(text.contains("and nothing answers there: localhost is not the Redis service there, so every connection"
+                + " would be refused"), text);
+        assertTrue(text.contains("allow loopback for it: GUARD_ALLOW_LOOPBACK=REDIS_URL in the environment"), text);
+    }
+
     @Test
     void anUnreachableRedisExits69PromptlyAlthoughTheDrainWasInstalled() throws Exception {
         // the drain's fallback hook would hold a System.exit for the whole grace period (60 s here)

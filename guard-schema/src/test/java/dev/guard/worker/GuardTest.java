@@ -76,13 +76,26 @@ class GuardTest {
     }
 
     @Test
-    void loopbackIsRefusedUnlessAllowedAndPasswordsAreMasked() {
-        Map<String, String> env = Map.of("REDIS_URL", "redis://:s3cret-pass@localhost:6379");
+    void loopbackWhereNothingAnswersIsRefusedNamingTheAllowanceAndPasswordsAreMasked() throws Exception {
+        int closed;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            closed = s.getLocalPort();
+        }
+        Map<String, String> env = Map.of("REDIS_URL", "redis://:s3cret-pass@localhost:" + closed);
         GuardStopped e = assertThrows(GuardStopped.class,
                 () -> Guard.start(spec(env).require("REDIS_URL", SettingType.URL).build()));
         assertEquals(ExitCodes.CONFIG, e.exitCode());
-        assertTrue(e.getMessage().toLowerCase().contains("loopback") || e.getMessage().contains("localhost"), e.getMessage());
+        assertTrue(e.getMessage().contains("and nothing answers there"), e.getMessage());
+        assertTrue(e.getMessage().contains("allow loopback for it: GUARD_ALLOW_LOOPBACK=REDIS_URL in the environment (or"
+                + " guard.allow-loopback = [REDIS_URL] in the GUARD_CONFIG file, or GuardSpec.builder(...).allowLoopback(\"REDIS_URL\")"),
+                e.getMessage());
         assertFalse(e.getMessage().contains("s3cret-pass"), e.getMessage());
+
+        Map<String, String> allowed = Map.of("REDIS_URL", "redis://:s3cret-pass@localhost:" + closed,
+                "GUARD_ALLOW_LOOPBACK", "REDIS_URL");
+        GuardStopped waited = assertThrows(GuardStopped.class, () -> Guard.start(spec(allowed).require("REDIS_URL", SettingType.URL)
+                .waitForEnv("REDIS_URL").readyDeadline(java.time.Duration.ofSeconds(1)).build()));
+        assertEquals("readiness", waited.stage(), "allowed for REDIS_URL: past the config check, the wait decides; " + waited.getMessage());
     }
 
     @Test

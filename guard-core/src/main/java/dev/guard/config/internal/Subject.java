@@ -9,8 +9,14 @@ package dev.guard.config.internal;
  * @param check   what it is checked as
  * @param origin  where it came from ({@code env REDIS_URL}, {@code application.conf:3})
  * @param secret  true when the whole value must be masked
+ * @param defaulted true when nobody set the value: it is a library's or a config file's default
  */
-public record Subject(String name, String setName, String value, Check check, String origin, boolean secret) {
+public record Subject(String name, String setName, String value, Check check, String origin, boolean secret, boolean defaulted) {
+
+    /** A value somebody set (an environment variable, a file, a system property). */
+    public Subject(String name, String setName, String value, Check check, String origin, boolean secret) {
+        this(name, setName, value, check, origin, secret, false);
+    }
 
     /** The value as it may be printed. */
     public String found() {

@@ -8,6 +8,7 @@ import com.rabbitmq.client.Delivery;
 import com.rabbitmq.client.ShutdownSignalException;
 import dev.guard.config.Redaction;
 import dev.guard.drain.HandBackFailedException;
+import dev.guard.drain.JobOrigin;
 import dev.guard.drain.JobSource;
 import dev.guard.drain.SourceLostException;
 import java.io.IOException;
@@ -281,6 +282,13 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
     @Override
     public String idOf(AmqpJob job) {
         return job.id();
+    }
+
+    @Override
+    public JobOrigin originOf(AmqpJob job) {
+        // the producer's message-id only: a delivery tag is per channel and changes on redelivery, so it
+        // must not stand for the job anywhere an id must be stable (the boundary's id, a completion record)
+        return new JobOrigin("amqp", queue, null, null, job.messageId());
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.guard.queue.kafka;
 import dev.guard.GuardLog;
 import dev.guard.config.Redaction;
 import dev.guard.drain.HandBackFailedException;
+import dev.guard.drain.JobOrigin;
 import dev.guard.drain.JobSource;
 import dev.guard.drain.SourceLostException;
 import java.nio.charset.StandardCharsets;
@@ -358,6 +359,11 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
     @Override
     public String idOf(KafkaJob job) {
         return job.id();
+    }
+
+    @Override
+    public JobOrigin originOf(KafkaJob job) {
+        return new JobOrigin("kafka", job.topic(), job.partition(), job.offset(), null);
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.guard.queue.nats;
 import dev.guard.GuardLog;
 import dev.guard.config.Redaction;
 import dev.guard.drain.HandBackFailedException;
+import dev.guard.drain.JobOrigin;
 import dev.guard.drain.JobSource;
 import dev.guard.drain.SourceLostException;
 import io.nats.client.Connection;
@@ -247,6 +248,11 @@ public final class NatsQueue implements JobSource<NatsJob> {
     @Override
     public String idOf(NatsJob job) {
         return job.id();
+    }
+
+    @Override
+    public JobOrigin originOf(NatsJob job) {
+        return new JobOrigin("nats", job.subject(), null, job.streamSequence(), null);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.guard.queue.redis;
 
 import dev.guard.GuardLog;
 import dev.guard.drain.HandBackFailedException;
+import dev.guard.drain.JobOrigin;
 import dev.guard.drain.JobSource;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.LMoveArgs;
@@ -393,6 +394,11 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
     @Override
     public String idOf(RedisJob job) {
         return job.id();
+    }
+
+    @Override
+    public JobOrigin originOf(RedisJob job) {
+        return new JobOrigin("redis", job.origin(), null, null, job.entryId());
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.guard.queue.redis;
 
 import dev.guard.drain.HandBackFailedException;
+import dev.guard.drain.JobOrigin;
 import dev.guard.drain.JobSource;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisClient;
@@ -107,6 +108,11 @@ public final class FallbackListQueue implements JobSource<RedisJob> {
     @Override
     public String idOf(RedisJob job) {
         return job.id();
+    }
+
+    @Override
+    public JobOrigin originOf(RedisJob job) {
+        return new JobOrigin("redis", job.origin(), null, null, job.entryId());
     }
 
     /** Whether the Redis holding the queue keeps it across a restart ({@code appendonly}, snapshots, eviction). */

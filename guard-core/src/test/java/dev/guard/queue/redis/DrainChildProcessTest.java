@@ -55,7 +55,7 @@ class DrainChildProcessTest {
             int exit = worker.awaitExit(Patience.PROCESS);
             assertEquals(0, exit, worker.output());
             String receipt = worker.awaitLine("guard drain receipt:", Patience.REPLY);
-            assertTrue(receipt.contains("reason=SIGTERM fetched=1 done=1 failed=0 handed_back=0 hand_back_failed=0"),
+            assertTrue(receipt.contains("reason=SIGTERM received=1 processed=1 rejected=0 failed=0 handed_back=0 hand_back_failed=0"),
                     receipt);
             // awaited, not read at once: the exit can come before our reader has the child's last lines
             worker.awaitLine("\"clean\":true,\"exitCode\":0", Patience.REPLY);
@@ -76,7 +76,7 @@ class DrainChildProcessTest {
             assertEquals(0, exit, worker.output());
             worker.awaitLine("HANDED_BACK job-slow", Patience.REPLY);
             String receipt = worker.awaitLine("guard drain receipt:", Patience.REPLY);
-            assertTrue(receipt.contains("fetched=1 done=0 failed=0 handed_back=1 hand_back_failed=0"), receipt);
+            assertTrue(receipt.contains("received=1 processed=0 rejected=0 failed=0 handed_back=1 hand_back_failed=0"), receipt);
             assertEquals(List.of(payload), redis.sync().lrange(queue + ":fallback", 0, -1));
             assertEquals(0L, redis.sync().llen(queue));
             assertNull(redis.sync().hget(queue + ":results", "job-slow"));
@@ -120,7 +120,7 @@ class DrainChildProcessTest {
                         + " within 500 ms"), error);
                 assertTrue(error.contains("The worker will exit with code 70."), error);
                 String receipt = worker.awaitLine("guard drain receipt:", Patience.REPLY);
-                assertTrue(receipt.contains("fetched=1 done=0 failed=0 handed_back=0 hand_back_failed=1 lost_ids=job-9"),
+                assertTrue(receipt.contains("received=1 processed=0 rejected=0 failed=0 handed_back=0 hand_back_failed=1 lost_ids=job-9"),
                         receipt);
                 assertTrue(receipt.endsWith("exit=70"), receipt);
             }

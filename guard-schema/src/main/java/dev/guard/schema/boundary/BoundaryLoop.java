@@ -10,6 +10,7 @@ import dev.guard.drain.Once;
 import dev.guard.drain.OnceHandler;
 import dev.guard.drain.ShutdownReceipt;
 import dev.guard.schema.Accepted;
+import dev.guard.schema.Outcome;
 import dev.guard.schema.SourceInfo;
 import dev.guard.schema.deadletter.DeadLetterException;
 import java.nio.charset.StandardCharsets;
@@ -72,8 +73,15 @@ public final class BoundaryLoop {
                 return boundary.idOf(bytes.apply(job), where.apply(job));
             }
         };
-        return DrainLoop.<J>builder(drain, named, (job, d) ->
-                        boundary.handleWithId(bytes.apply(job), where.apply(job), stableId -> work.apply(stableId, d)))
+        return DrainLoop.<J>builder(drain, named, (job, d) -> {
+                    Outcome outcome = boundary.handleWithId(bytes.apply(job), where.apply(job), stableId -> work.apply(stableId, d));
+                    // the loop acks both and counts them done; the receipt names them as the ledger does
+                    if (outcome == Outcome.REJECTED) {
+                        d.jobRejected();
+                    } else if (outcome == Outcome.FAILED) {
+                        d.jobFailedAtBoundary();
+                    }
+                })
                 .onHandBack(boundary::handedBack)
                 .handBackIf(e -> e instanceof DeadLetterException)
                 .build()

@@ -57,7 +57,7 @@ class SpringSigtermTest {
                 assertEquals(List.of(job), redis.sync().lrange(queue, 0, -1), "the job is not back on the queue:\n" + text);
                 assertEquals(0L, redis.sync().exists(queue + ":processing:spring-w1"), "left in the processing list:\n" + text);
                 assertTrue(text.lines().anyMatch(l -> l.contains("guard drain receipt: worker=") && l.contains("reason=Spring context close")
-                        && l.contains("fetched=1") && l.contains("handed_back=1") && l.contains("hand_back_failed=0")), text);
+                        && l.contains("received=1") && l.contains("handed_back=1") && l.contains("hand_back_failed=0")), text);
                 assertFalse(text.contains("unaccounted="), text);
             } finally {
                 p.destroyForcibly();
