@@ -52,6 +52,7 @@ public final class Drain {
     private final List<String> handBackFailedIds = new ArrayList<>();
     private volatile ShutdownReceipt finalReceipt;
     private volatile String sourceLost;
+    private volatile long lastTurnNanos = System.nanoTime();
 
     Drain(DrainConfig config, LongSupplier nanoClock) {
         this.config = Objects.requireNonNull(config, "config");
@@ -225,6 +226,16 @@ public final class Drain {
     /** A job finished after the deadline without a checkpoint stopping it ({@link DrainLoop} says how far). */
     public void jobOverran() {
         overran.incrementAndGet();
+    }
+
+    /** The worker loop turned (a fetch came back, a job starts): what a liveness probe counts as progress. */
+    public void loopTurned() {
+        lastTurnNanos = System.nanoTime();
+    }
+
+    /** {@link System#nanoTime()} of the loop's last turn (of this drain's creation before the first). */
+    public long lastTurnNanos() {
+        return lastTurnNanos;
     }
 
     /** When the stop was requested, on this drain's clock (nanoseconds); 0 before it. */

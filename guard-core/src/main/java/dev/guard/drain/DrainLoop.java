@@ -72,6 +72,7 @@ public final class DrainLoop<J> {
 
     private void loop() {
         while (!drain.stopping()) {
+            drain.loopTurned();
             Optional<J> next;
             try {
                 next = source.fetch();
@@ -94,6 +95,7 @@ public final class DrainLoop<J> {
                 break;
             }
             boolean handled = false;
+            drain.loopTurned();
             inHandSince = drain.nanoTime();
             inHand = job;
             try {

@@ -73,6 +73,12 @@ class KubernetesManifestsTest {
         long grace = ((Number) podSpec().get("terminationGracePeriodSeconds")).longValue();
         assertTrue(grace > longestJob, "terminationGracePeriodSeconds " + grace + " must exceed the longest job " + longestJob);
         assertTrue(grace >= longestJob + 10, "leave time to hand back unstarted jobs: " + grace);
+        // the grace period guard's drain reads is the pod's, and its budget covers the longest job
+        java.time.Duration drainGrace = dev.guard.config.GuardSettings.parseDuration(String.valueOf(workerEnv().get("GUARD_GRACE_PERIOD")));
+        java.time.Duration margin = dev.guard.config.GuardSettings.parseDuration(String.valueOf(workerEnv().get("GUARD_SAFETY_MARGIN")));
+        assertEquals(grace, drainGrace.toSeconds(), "GUARD_GRACE_PERIOD must be the pod's terminationGracePeriodSeconds");
+        assertTrue(drainGrace.minus(margin).toSeconds() >= longestJob, "the drain lets the job in hand run "
+                + drainGrace.minus(margin).toSeconds() + " s: less than the longest job, " + longestJob + " s");
     }
 
     static Map<String, Object> doc(String kindAndName) {

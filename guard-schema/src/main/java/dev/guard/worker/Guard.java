@@ -10,6 +10,7 @@ import dev.guard.drain.Drain;
 import dev.guard.drain.CompletionStore;
 import dev.guard.drain.DrainConfig;
 import dev.guard.drain.DurabilityCheck;
+import dev.guard.drain.HealthEndpoints;
 import dev.guard.drain.JobHandler;
 import dev.guard.drain.JobSource;
 import dev.guard.drain.OnceHandler;
@@ -88,9 +89,11 @@ public final class Guard {
     private final SignalPath signalPath;
     private final DurabilityCheck.Level persistenceCheck;
     private final Ledger ledger = new Ledger();
+    private final HealthEndpoints health;
 
     private Guard(GuardSpec spec, Map<String, String> env, Schemas schemas, Drain drain, ReadinessReport readiness,
-            SignalPath signalPath, DurabilityCheck.Level persistenceCheck) {
+            SignalPath signalPath, DurabilityCheck.Level persistenceCheck, HealthEndpoints health) {
+        this.health = health;
         this.spec = spec;
         this.env = env;
         this.schemas = schemas;
@@ -144,6 +147,7 @@ public final class Guard {
         } catch (IllegalArgumentException e) {
             throw new GuardStopped("config", ExitCodes.CONFIG, e.getMessage(), e);
         }
+        HealthEndpoints health = health(spec, settings);
         Drain drain = spec.installSignalHandlers ? Drain.install(drainConfig) : Drain.create(drainConfig);
         try {
             ReadinessReport report = awaitReady(spec, env, settings, drain);
@@ -157,11 +161,61 @@ public final class Guard {
                     spec.jobType, drainConfig.budget().toMillis(),
                     report.results().isEmpty() ? "no dependency to wait for"
                             : report.results().size() + " dependencies ready after " + report.elapsed().toMillis() + " ms");
-            return new Guard(spec, env, schemas, drain, report, path, persistence);
+            return new Guard(spec, env, schemas, drain, report, path, persistence, health);
         } catch (RuntimeException e) {
             drain.release();
+            if (health != null) {
+                health.close();
+            }
             throw e;
         }
+    }
+
+    /** Default stall bound of /livez: above the longest job, or a busy worker is restarted. */
+    static final Duration DEFAULT_LIVENESS_STALL = Duration.ofMinutes(10);
+
+    /**
+     * The probe endpoints, when {@code GUARD_HEALTH_PORT} (or {@code guard.health-port}, or
+     * {@link GuardSpec.Builder#healthPort}) asks for them: /readyz 503 until {@link #run} takes
+     * jobs and from SIGTERM on, /livez 503 after {@code GUARD_LIVENESS_STALL} (10 minutes) without a
+     * turn of the loop.
+     */
+    private static HealthEndpoints health(GuardSpec spec, GuardSettings settings) {
+        Integer port = spec.healthPort;
+        Duration stall;
+        try {
+            if (port == null) {
+                Optional<GuardSettings.Sourced<String>> raw = settings.string(null, null, ENV_HEALTH_PORT, "health-port");
+                if (raw.isEmpty() || raw.get().value().isBlank()) {
+                    return null;
+                }
+                try {
+                    port = Integer.parseInt(raw.get().value().trim());
+                } catch (NumberFormatException e) {
+                    throw new GuardSettings.BadSetting(ExitCodes.CONFIG, "'" + raw.get().value().trim() + "' (from "
+                            + raw.get().origin() + ") is not a port. Action: give a port number (0 picks a free one), or"
+                            + " unset it for no health endpoints");
+                }
+            }
+            stall = settings.duration(null, null, ENV_LIVENESS_STALL, "liveness-stall", DEFAULT_LIVENESS_STALL).value();
+        } catch (GuardSettings.BadSetting e) {
+            throw new GuardStopped("config", e.exitCode(), e.getMessage(), e);
+        }
+        HealthEndpoints h = HealthEndpoints.start(port, stall);
+        LOG.info("guard: {} health endpoints on port {}: /readyz (200 while taking jobs), /livez (503 after {} s"
+                + " without a turn of the loop)", spec.consumer(), h.port(), stall.toSeconds());
+        return h;
+    }
+
+    /** Port of /readyz and /livez ({@link HealthEndpoints}); unset: none. */
+    public static final String ENV_HEALTH_PORT = "GUARD_HEALTH_PORT";
+
+    /** How long /livez waits without a turn of the loop before it says stalled (default 10 minutes). */
+    public static final String ENV_LIVENESS_STALL = "GUARD_LIVENESS_STALL";
+
+    /** The probe endpoints, when they were asked for. */
+    public Optional<HealthEndpoints> health() {
+        return Optional.ofNullable(health);
     }
 
     private static void checkConfig(GuardSpec spec, Map<String, String> env, GuardSettings settings) {
@@ -425,6 +479,7 @@ public final class Guard {
         if (refusedDurability(DurabilityCheck.refusal(source, persistenceCheck, spec.consumer(), ALLOW_LOSS))) {
             return ExitCodes.CONFIG;
         }
+        watchHealth();
         return finish(BoundaryLoop.run(drain, boundary(deadLetters), source, payload, where, work));
     }
 
@@ -452,6 +507,7 @@ public final class Guard {
             return ExitCodes.CONFIG;
         }
         LOG.info("guard: {} records each job's completion in {}", spec.consumer(), completions.describe());
+        watchHealth();
         return finish(BoundaryLoop.run(drain, boundary(deadLetters), source, payload, where, completions, work));
     }
 
@@ -476,6 +532,12 @@ public final class Guard {
     /** Logs {@code line} at ERROR ({@link GuardLog} prints it on stderr where SLF4J has no provider). */
     private static void error(String line) {
         LOG.error("{}", line);
+    }
+
+    private void watchHealth() {
+        if (health != null) {
+            health.watch(drain);
+        }
     }
 
     private int finish(ShutdownReceipt receipt) {

@@ -55,6 +55,7 @@ public final class GuardSpec {
     final Duration readyDeadline;
     final Duration attemptTimeout;
     final List<String> allowLoopback;
+    final Integer healthPort;
     final SignalCheck signalCheck;
     final DurabilityCheck.Level persistenceCheck;
     final DrainConfig drain;
@@ -76,6 +77,7 @@ public final class GuardSpec {
         this.readyDeadline = b.readyDeadline;
         this.attemptTimeout = b.attemptTimeout;
         this.allowLoopback = b.allowLoopback;
+        this.healthPort = b.healthPort;
         this.signalCheck = b.signalCheck;
         this.persistenceCheck = b.persistenceCheck;
         this.drain = b.drain;
@@ -105,6 +107,7 @@ public final class GuardSpec {
         private Duration readyDeadline;
         private Duration attemptTimeout;
         private List<String> allowLoopback;
+        private Integer healthPort;
         private SignalCheck signalCheck;
         private DurabilityCheck.Level persistenceCheck;
         private DrainConfig drain;
@@ -213,6 +216,19 @@ public final class GuardSpec {
          */
         public Builder allowLoopback(String... names) {
             this.allowLoopback = List.of(names);
+            return this;
+        }
+
+        /**
+         * Serve /readyz and /livez on this port (0: a free one) for Kubernetes' probes
+         * ({@link dev.guard.drain.HealthEndpoints}). Default: {@code GUARD_HEALTH_PORT},
+         * {@code guard.health-port}, none.
+         */
+        public Builder healthPort(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("healthPort must be 0 to 65535, was " + port);
+            }
+            this.healthPort = port;
             return this;
         }
 

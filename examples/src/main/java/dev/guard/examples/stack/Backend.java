@@ -1,5 +1,6 @@
 package dev.guard.examples.stack;
 
+import dev.guard.queue.redis.WorkerRedis;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
@@ -40,7 +41,7 @@ public final class Backend {
 
   /** Runs the backend on the process environment. */
   public static void main(String[] args) {
-    StackRedis.shortDnsCache(); // before any lookup
+    WorkerRedis.shortDnsCache(); // before any lookup
     System.exit(run(System.getenv()));
   }
 
@@ -60,8 +61,8 @@ public final class Backend {
     String manifest = env.get(StackContract.JOB_MANIFEST);
 
     LOG.info("backend starting: redis {} broker {} queue {}", Redaction.maskText(redisUrl), broker, queue);
-    StackRedis stackRedis = new StackRedis(redisUrl);
-    RedisClient client = stackRedis.client;
+    WorkerRedis stackRedis = WorkerRedis.create(redisUrl);
+    RedisClient client = stackRedis.client();
     try (StatefulRedisConnection<String, String> connection = connectWhenReady(client, redisUrl)) {
       RedisCommands<String, String> redis = connection.sync();
       populate(redis, populateMs);

@@ -1,5 +1,7 @@
 package dev.guard.examples.stack;
 
+import dev.guard.queue.redis.WorkerRedis;
+import dev.guard.drain.HealthEndpoints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.Connection;
@@ -79,12 +81,12 @@ import org.slf4j.LoggerFactory;
  * drain receipt; exits 0 after a clean drain (the codes: {@link ExitCodes}).
  * {@code READY_DEADLINE_S} bounds the readiness wait (default 60); {@code JOB_WORK_MS} is the time
  * each accepted job takes (default 0); {@code HEALTH_PORT} serves the probe endpoints
- * ({@link HealthEndpoint}).
+ * ({@link HealthEndpoints}).
  */
 public final class GuardedWorker {
   /** Set to {@code true} to accept loopback URLs (a stack on one machine, as the demo runs it). */
   public static final String ALLOW_LOOPBACK = "GUARD_ALLOW_LOOPBACK";
-  /** Port of the probe endpoints /readyz and /livez ({@link HealthEndpoint}); unset: none. */
+  /** Port of the probe endpoints /readyz and /livez ({@link HealthEndpoints}); unset: none. */
   public static final String HEALTH_PORT = "HEALTH_PORT";
   /** /livez fails after this many seconds without progress; must exceed the longest job (default 120). */
   public static final String LIVENESS_STALL_S = "LIVENESS_STALL_S";
@@ -102,11 +104,11 @@ public final class GuardedWorker {
   private final String queue;
   private final long idleExitMs;
   private final long workMs;
-  private final HealthEndpoint health;
+  private final HealthEndpoints health;
   private final AtomicLong lastJobAt = new AtomicLong(System.currentTimeMillis());
   private final AtomicReference<String> lastDeadLetterReason = new AtomicReference<>("");
 
-  private GuardedWorker(Guard guard, HealthEndpoint health) {
+  private GuardedWorker(Guard guard, HealthEndpoints health) {
     this.guard = guard;
     this.drain = guard.drain();
     this.health = health;
@@ -136,9 +138,9 @@ public final class GuardedWorker {
 
   /** Boots the guard on the process environment, consumes until idle or SIGTERM, exits with the receipt's code. */
   public static void main(String[] args) {
-    StackRedis.shortDnsCache(); // before any lookup
+    WorkerRedis.shortDnsCache(); // before any lookup
     Map<String, String> env = System.getenv();
-    HealthEndpoint health = health(env);
+    HealthEndpoints health = health(env);
     String broker = env.getOrDefault(StackContract.JOB_BROKER, "redis");
     List<String> path = Collections.synchronizedList(new ArrayList<>()); // told from probe threads
     GuardSpec.Builder spec = GuardSpec.builder(CONSUMER)
@@ -160,24 +162,24 @@ public final class GuardedWorker {
     System.exit(exit);
   }
 
-  private static HealthEndpoint health(Map<String, String> env) {
+  private static HealthEndpoints health(Map<String, String> env) {
     String port = env.get(HEALTH_PORT);
     if (port == null || port.isBlank()) {
       return null;
     }
-    HealthEndpoint h = HealthEndpoint.start(Integer.parseInt(port.trim()),
+    HealthEndpoints h = HealthEndpoints.start(Integer.parseInt(port.trim()),
         Duration.ofSeconds(Long.parseLong(env.getOrDefault(LIVENESS_STALL_S, "120"))));
     LOG.info("health endpoint on port {}: /readyz (200 while consuming), /livez", h.port());
     return h;
   }
 
   private int run(String broker) {
-    phase(HealthEndpoint.Phase.CONSUMING);
+    phase(HealthEndpoints.Phase.CONSUMING);
     if (health != null) {
       Thread draining = new Thread(() -> {
         try {
           drain.awaitStop(Duration.ofDays(365));
-          health.phase(HealthEndpoint.Phase.DRAINING); // out of rotation from SIGTERM on
+          health.phase(HealthEndpoints.Phase.DRAINING); // out of rotation from SIGTERM on
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }
@@ -186,14 +188,14 @@ public final class GuardedWorker {
       draining.start();
     }
     String redisUrl = guard.env(StackContract.REDIS_URL);
-    StackRedis stackRedis = new StackRedis(redisUrl);
-    try (StatefulRedisConnection<String, String> connection = stackRedis.client.connect()) {
+    WorkerRedis stackRedis = WorkerRedis.create(redisUrl);
+    try (StatefulRedisConnection<String, String> connection = stackRedis.client().connect()) {
       RedisCommands<String, String> redis = connection.sync();
       return switch (broker) {
         case "amqp" -> consumeAmqp(redis);
         case "jetstream" -> consumeJetStream(redis);
         case "kafka" -> consumeKafka(redis);
-        default -> consumeRedis(stackRedis.client, redis, redisUrl);
+        default -> consumeRedis(stackRedis.client(), redis, redisUrl);
       };
     } catch (Exception e) {
       LOG.error("worker stopped on an error: {}", Redaction.maskText(String.valueOf(e)), e);
@@ -334,7 +336,7 @@ public final class GuardedWorker {
         .build();
   }
 
-  private void phase(HealthEndpoint.Phase phase) {
+  private void phase(HealthEndpoints.Phase phase) {
     if (health != null) {
       health.phase(phase);
     }

@@ -1,5 +1,6 @@
 package dev.guard.examples.stack;
 
+import dev.guard.drain.HealthEndpoints;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -107,14 +108,14 @@ class GuardedWorkerProbesTest {
 
   @Test
   void livezFailsOnceNoProgressWasMadeForLongerThanTheStallBound() throws Exception {
-    try (HealthEndpoint endpoint = HealthEndpoint.start(0, Duration.ofMillis(200))) {
-      endpoint.phase(HealthEndpoint.Phase.CONSUMING);
+    try (HealthEndpoints endpoint = HealthEndpoints.start(0, Duration.ofMillis(200))) {
+      endpoint.phase(HealthEndpoints.Phase.CONSUMING);
       Thread.sleep(400);
       String stalled = get(endpoint.port(), "/livez");
       assertTrue(stalled.startsWith("503 stalled: no progress for "), stalled);
       assertEquals("200 consuming", get(endpoint.port(), "/readyz"), "readiness is about the phase, not progress");
     }
-    try (HealthEndpoint endpoint = HealthEndpoint.start(0, Duration.ofSeconds(60))) {
+    try (HealthEndpoints endpoint = HealthEndpoints.start(0, Duration.ofSeconds(60))) {
       endpoint.progress();
       assertTrue(get(endpoint.port(), "/livez").startsWith("200 alive"));
       assertEquals("503 starting", get(endpoint.port(), "/readyz"));

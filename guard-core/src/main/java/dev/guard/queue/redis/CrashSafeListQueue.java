@@ -155,6 +155,19 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
     }
 
     /** A queue on {@code client} (the caller owns the client; the queue opens two connections and closes them). */
+    /**
+     * How a producer puts jobs on a list this queue (or a {@link FallbackListQueue}) takes from:
+     * {@code LPUSH}, since both take the oldest job from the right end. A producer that
+     * {@code RPUSH}es gets newest-first order, and nothing says so. Returns the list's length after
+     * the push; the payloads go in the order given (the first is taken first).
+     */
+    public static long push(io.lettuce.core.api.sync.RedisCommands<String, String> redis, String queue, String... payloads) {
+        if (payloads.length == 0) {
+            return redis.llen(queue);
+        }
+        return redis.lpush(queue, payloads);
+    }
+
     public static Builder builder(RedisClient client, String queue) {
         return new Builder(client, queue);
     }

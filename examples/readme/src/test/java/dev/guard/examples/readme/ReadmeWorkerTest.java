@@ -105,6 +105,8 @@ class ReadmeWorkerTest {
             env.keySet().removeIf(k -> k.startsWith("GUARD_") || k.endsWith("_URL"));
             env.put("REDIS_URL", redis.uri());
             env.put("GUARD_GRACE_PERIOD", "10s");
+            int healthPort = dev.guard.testing.FreePorts.next();
+            env.put("GUARD_HEALTH_PORT", Integer.toString(healthPort));
             Process worker = pb.start();
             StringBuilder out = new StringBuilder();
             StringBuilder err = new StringBuilder();
@@ -113,7 +115,9 @@ class ReadmeWorkerTest {
             try {
                 // the README's producer: LPUSH, a valid job and the seeds' renamed field
                 conn.sync().lpush("jobs", "{\"job_id\":\"j-2\",\"image\":\"s3://photos/dog.jpg\",\"width\":640}");
-                conn.sync().lpush("jobs", "{\"id\":\"j-3\",\"image\":\"s3://photos/owl.jpg\",\"width\":480}");
+                // (guard's producer helper pushes the same way, on the left)
+                dev.guard.queue.redis.CrashSafeListQueue.push(conn.sync(), "jobs",
+                        "{\"id\":\"j-3\",\"image\":\"s3://photos/owl.jpg\",\"width\":480}");
                 long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
                 while ((conn.sync().llen("jobs:dead") < 1 || !text(out).contains("thumbnail of s3://photos/dog.jpg at 640 px"))
                         && System.nanoTime() < until && worker.isAlive()) {
@@ -121,6 +125,10 @@ class ReadmeWorkerTest {
                 }
                 assertTrue(text(out).contains("thumbnail of s3://photos/dog.jpg at 640 px"), "stdout:\n" + out + "\nstderr:\n" + err);
                 assertEquals(1, conn.sync().llen("jobs:dead"), "stderr:\n" + err);
+                java.net.http.HttpResponse<String> ready = java.net.http.HttpClient.newHttpClient().send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + healthPort + "/readyz")).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, ready.statusCode(), "GUARD_HEALTH_PORT serves /readyz while the worker takes jobs");
 
                 worker.toHandle().destroy();   // SIGTERM (Process.destroy() would also close the pipes we read)
                 assertTrue(worker.waitFor(30, TimeUnit.SECONDS), "the worker did not stop on SIGTERM:\n" + err);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.guard.config.Redaction;
+import dev.guard.queue.redis.WorkerRedis;
 import dev.guard.schema.deadletter.DeadLetter;
 import dev.guard.schema.deadletter.DeadLetterException;
 import dev.guard.schema.deadletter.DeadLetterSink;
@@ -13,8 +14,6 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.resource.ClientResources;
-import io.lettuce.core.resource.DefaultClientResources;
-import io.netty.resolver.DefaultAddressResolverGroup;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -120,15 +119,10 @@ public final class RedisListDeadLetters implements DeadLetterSink, AutoCloseable
         RedisClient client = null;
         // the JDK resolver, not lettuce's default netty DNS client: that one keeps an address for its
         // DNS TTL, so after a Redis container restart (new address in a Compose network) every
-        // reconnect went to the old one and each letter failed for over a minute (ComposeStackIT)
-        ClientResources resources = DefaultClientResources.builder()
-                .addressResolverGroup(DefaultAddressResolverGroup.INSTANCE)
-                // reconnect at least every 2 s (lettuce: backoff up to 30 s): with commands rejected
-                // while disconnected, every letter of a job waiting for this store failed for up to
-                // half a minute after Redis was back
-                .reconnectDelay(io.lettuce.core.resource.Delay.exponential(Duration.ofMillis(100), Duration.ofSeconds(2), 2,
-                        java.util.concurrent.TimeUnit.MILLISECONDS))
-                .build();
+        // reconnect went to the old one and each letter failed for over a minute (ComposeStackIT);
+        // and reconnects at least every 2 s: with commands rejected while disconnected, every letter
+        // of a job waiting for this store failed for up to half a minute after Redis was back
+        ClientResources resources = WorkerRedis.resources();
         try {
             RedisURI uri = RedisURI.create(redisUri);
             uri.setTimeout(timeout);
