@@ -133,7 +133,10 @@ public final class Demo {
   }
 
   /** Prints the harness's steps in words, with the time since the run began. */
-  private static final class Narrator implements ColdStartListener {
+  static final class Narrator implements ColdStartListener {
+    /** Where a worker's line is wrapped (never cut): the text after the process name. */
+    static final int WIDTH = 140;
+
     private final PrintStream out;
     private Instant runStart = Instant.now();
 
@@ -161,10 +164,35 @@ public final class Demo {
 
     @Override
     public void processLine(int run, String process, String line) {
-      String shown = line.length() > 170 ? line.substring(0, 167) + "..." : line;
-      if (!shown.isBlank()) {
-        out.println(stamp() + "  " + process + " | " + shown.strip());
+      if (line.isBlank()) {
+        return;
       }
+      // the whole line, wrapped at word boundaries: a worker's reason is never cut short
+      String head = stamp() + "  " + process + " | ";
+      String indent = " ".repeat(Math.max(0, head.length() - 2)) + "| ";
+      List<String> parts = wrap(line.strip(), WIDTH);
+      out.println(head + parts.get(0));
+      for (int i = 1; i < parts.size(); i++) {
+        out.println(indent + parts.get(i));
+      }
+    }
+
+    /** Lines of at most {@code width} characters, broken at spaces (a longer word stands alone). */
+    static List<String> wrap(String text, int width) {
+      List<String> lines = new java.util.ArrayList<>();
+      StringBuilder current = new StringBuilder();
+      for (String word : text.split(" ")) {
+        if (current.length() > 0 && current.length() + 1 + word.length() > width) {
+          lines.add(current.toString());
+          current.setLength(0);
+        }
+        if (current.length() > 0) {
+          current.append(' ');
+        }
+        current.append(word);
+      }
+      lines.add(current.toString());
+      return lines;
     }
 
     @Override

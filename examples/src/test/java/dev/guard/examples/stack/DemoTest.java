@@ -40,4 +40,15 @@ class DemoTest {
     assertEquals(64, Demo.run(new String[] {"--fast"}, new PrintStream(bytes, true, StandardCharsets.UTF_8)));
     assertTrue(bytes.toString(StandardCharsets.UTF_8).startsWith("unknown option '--fast'; options: --runs=N --naive"));
   }
+
+  @Test
+  void aLongWorkerLineIsWrappedAtSpacesNeverCut() {
+    String line = "WARN dev.guard.schema.boundary.JobBoundary - job j-3 rejected by consumer worker-1 from redis:jobs:"
+        + " invalid against schema thumbnail: 1 violation: #: required key [job_id] not found (required); hint: job_id"
+        + " missing, id present: renamed by the producer? -> dead-lettered";
+    java.util.List<String> parts = Demo.Narrator.wrap(line, 60);
+    org.junit.jupiter.api.Assertions.assertTrue(parts.size() > 2, parts.toString());
+    parts.forEach(p -> org.junit.jupiter.api.Assertions.assertTrue(p.length() <= 60, p));
+    org.junit.jupiter.api.Assertions.assertEquals(line, String.join(" ", parts), "nothing of the line is lost");
+  }
 }
