@@ -399,6 +399,8 @@ public final class ConfigGuard {
         private final List<Setting> settings = new ArrayList<>();
         private final List<Violation> violations = new ArrayList<>();
         private final Set<String> envNamesSeen = new LinkedHashSet<>();
+        /** Every name a message may tell the user to allow: each value's setting and the name to set. */
+        private final Set<String> namesChecked = new LinkedHashSet<>();
         private final Origins origins;
         private final LoopbackRule loopback;
         private boolean reportedUnresolved;
@@ -446,6 +448,7 @@ public final class ConfigGuard {
             Set<String> known = new LinkedHashSet<>();
             requirements.forEach(r -> known.add(r.name()));
             known.addAll(envHints.values());
+            known.addAll(namesChecked);
             for (String allowed : loopbackAllowed) {
                 boolean matches = allowed.equals("*") || known.stream().anyMatch(k -> k.equals(allowed)
                         || allowed.startsWith(k + ".") || k.startsWith(allowed + "."));
@@ -631,6 +634,8 @@ public final class ConfigGuard {
 
         /** The value rules, in order: blank, placeholder, type, then placeholders inside URLs and loopback. */
         private void checkValue(Subject s) {
+            namesChecked.add(s.name());
+            namesChecked.add(s.setName());
             if (PresenceRule.blank(s, violations::add) || PlaceholderRule.whole(s, violations::add)) {
                 return;
             }
