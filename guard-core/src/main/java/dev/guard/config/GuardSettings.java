@@ -279,21 +279,31 @@ public final class GuardSettings {
         List<Sourced<String>> raw = list(flag, flagName, ENV_ALLOW_LOOPBACK, "allow-loopback", GuardSettings::splitNames);
         List<String> names = new ArrayList<>();
         for (Sourced<String> r : raw) {
-            String v = r.value().trim();
-            switch (v.toLowerCase(Locale.ROOT)) {
-                case "true", "1", "yes", "on", "*" -> names.add("*");
-                case "false", "0", "no", "off" -> { }
-                default -> {
-                    if (!v.matches("[A-Za-z_][A-Za-z0-9_.\\-\\[\\]]*")) {
-                        throw new BadSetting(ExitCodes.CONFIG, "'" + v + "' (from " + r.origin() + ") is neither true, false nor"
-                                + " a setting name. Action: give true (every setting may be loopback), false, or the names"
-                                + " that may, e.g. REDIS_URL");
-                    }
-                    names.add(v);
-                }
+            String v = loopbackAllowance(r.value());
+            if (v != null && !v.equals("*") && !v.matches("[A-Za-z_][A-Za-z0-9_.\\-\\[\\]]*")) {
+                throw new BadSetting(ExitCodes.CONFIG, "'" + v + "' (from " + r.origin() + ") is neither true, false nor"
+                        + " a setting name. Action: give true (every setting may be loopback), false, or the names"
+                        + " that may, e.g. REDIS_URL");
+            }
+            if (v != null) {
+                names.add(v);
             }
         }
         return new Sourced<>(List.copyOf(names), raw.isEmpty() ? "default" : raw.get(0).origin());
+    }
+
+    /**
+     * One value of a loopback allowance, wherever it was written: {@code "*"} for true, 1, yes,
+     * on or {@code *} (every setting); {@code null} for false, 0, no, off (none); else the setting
+     * name, trimmed.
+     */
+    public static String loopbackAllowance(String value) {
+        String v = value.trim();
+        return switch (v.toLowerCase(Locale.ROOT)) {
+            case "true", "1", "yes", "on", "*" -> "*";
+            case "false", "0", "no", "off" -> null;
+            default -> v;
+        };
     }
 
     /** How the CLI's users allow loopback, for {@code ConfigGuard.Builder.loopbackAllowance}. */

@@ -3,12 +3,14 @@ package dev.guard.spring;
 import dev.guard.GuardLog;
 import dev.guard.config.ConfigGuard;
 import dev.guard.config.ConfigReport;
+import dev.guard.config.GuardSettings;
 import dev.guard.config.PropertyLookup;
 import dev.guard.config.Setting;
 import dev.guard.config.Severity;
 import dev.guard.config.Violation;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.slf4j.Logger;
 import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -71,10 +73,10 @@ public final class GuardConfigCheck implements ApplicationListener<ApplicationEn
         ConfigGuard.Builder guard = ConfigGuard.builder()
                 .environment(variables)
                 .inContainer(declared)
-                .allowLoopback(allow == null ? !container : false)
-                .allowLoopback(allow == null ? new String[0] : allow.stream().map(String::trim)
-                        .map(n -> n.equalsIgnoreCase("true") ? "*" : n).filter(n -> !n.isEmpty() && !n.equalsIgnoreCase("false"))
-                        .toArray(String[]::new))
+                // unset: every setting outside a container, none inside one
+                .allowLoopback(allow == null ? (container ? new String[0] : new String[] {"*"})
+                        : allow.stream().filter(n -> !n.isBlank()).map(GuardSettings::loopbackAllowance)
+                                .filter(Objects::nonNull).toArray(String[]::new))
                 .loopbackAllowance(LOOPBACK_ALLOWANCE)
                 .properties(lookup);
         for (String name : props.getConfig().getRequire()) {

@@ -66,9 +66,12 @@ public final class LoopbackRule {
         List<String> loop = loopEndpoints.stream().map(Endpoint::hostPort).distinct().toList();
         boolean container = containerEvidence != null;
         boolean isAllowed = allowed.contains("*") || allowed.contains(s.name()) || allowed.contains(s.setName());
+        if (isAllowed && !container) {
+            return;   // meant, and nothing a connection could change: no need to try the address
+        }
         boolean portKnown = loopEndpoints.stream().allMatch(e -> e.port() > 0);
         boolean answers = portKnown && loopEndpoints.stream().allMatch(e -> this.answers.test(e.host(), e.port()));
-        if (isAllowed && (answers || !container)) {
+        if (isAllowed && answers) {
             return;
         }
         String what = s.secret() ? "a loopback address" : (loop.size() == 1 ? "the loopback address " : "loopback addresses ")
