@@ -238,9 +238,9 @@ public final class Drain {
         return lastTurnNanos;
     }
 
-    /** When the stop was requested, on this drain's clock (nanoseconds); 0 before it. */
-    long stopNanos() {
-        return stopNanos;
+    /** The deadline, on this drain's clock (nanoseconds); meaningful once a stop was requested. */
+    long deadlineNanos() {
+        return deadlineNanos;
     }
 
     /** This drain's monotonic clock, in nanoseconds. */

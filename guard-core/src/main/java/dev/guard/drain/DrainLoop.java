@@ -181,7 +181,7 @@ public final class DrainLoop<J> {
         }
         drain.jobOverran();
         DrainConfig c = drain.config();
-        long pastMs = (drain.nanoTime() - drain.stopNanos()) / 1_000_000 - c.budget().toMillis();
+        long pastMs = (drain.nanoTime() - drain.deadlineNanos()) / 1_000_000;
         long margin = c.safetyMargin().toMillis();
         String verdict = pastMs > margin
                 ? "that is past the grace period (" + c.gracePeriod().toMillis() + " ms): under Kubernetes the worker would"
