@@ -101,6 +101,39 @@ class ImageIT {
         }
     }
 
+    /**
+     * An HTTP target in the image's runtime: a 503, then a 200 from the JDK's HTTP server in this JVM. The probe starts no TLS for {@code http://}, so no
+     * BouncyCastle provider and no trust store; the wall time and peak RSS are printed.
+     */
+    @Test
+    void waitForAnHttpHealthUrlSeesTheStatusTurn() throws Exception {
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        server.createContext("/healthz", exchange -> {
+            int status = calls.incrementAndGet() == 1 ? 503 : 200;
+            exchange.sendResponseHeaders(status, -1);
+            exchange.close();
+        });
+        server.start();
+        try {
+            String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/healthz";
+            List<String> command = new ArrayList<>(image.entrypoint());
+            command.addAll(List.of("wait", url, "--timeout", READY_DEADLINE, "--attempt-timeout", "5s"));
+            try (Pid1Run r = Pid1Run.exec(image, rootfs, logs, true, command)) {
+                int code = r.waitFor(EXIT_BOUND);
+                assertEquals(0, code, "stdout: " + r.out() + "\nstderr: " + r.err());
+                assertTrue(r.out().contains("HTTP 503: answers, but not healthy yet"), r.out());
+                assertTrue(r.out().contains("ready (HTTP 200)"), r.out());
+                assertTrue(!(r.out() + r.err()).contains("[warning]"), "JVM warnings: " + r.out() + r.err());
+                String[] f = r.timeFigures();
+                System.out.printf("FIGURE guard-init wait http (503, then 200): wall=%ss peak RSS=%s KiB%n", f[0], f[1]);
+            }
+        } finally {
+            server.stop(0);
+        }
+    }
+
     @Test
     void waitForAClosedPortExits69AfterTheDeadline() throws Exception {
         int closed = closedPort();

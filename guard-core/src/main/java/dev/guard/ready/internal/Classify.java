@@ -6,8 +6,6 @@ import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.security.cert.CertificateException;
 import java.util.Locale;
@@ -35,15 +33,12 @@ public final class Classify {
             if (c instanceof CertificateException || c instanceof SSLException) {
                 return ProbeState.TLS;
             }
-            if (c instanceof HttpConnectTimeoutException) {
-                return ProbeState.TIMEOUT;
-            }
             if (c instanceof ConnectException || c instanceof NoRouteToHostException
                     || lower.contains("connection refused")) {
                 return ProbeState.REFUSED;
             }
             if (c instanceof SocketTimeoutException || c instanceof TimeoutException
-                    || c instanceof HttpTimeoutException || lower.contains("timed out")) {
+                    || lower.contains("timed out")) {
                 return ProbeState.TIMEOUT;
             }
             if (isAuthText(msg)) {
