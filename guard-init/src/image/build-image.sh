@@ -55,7 +55,7 @@ mkdir -p "$work"/{os,runtime-layer/opt,app/app,layout/blobs/sha256}
 # Left out on purpose: java.desktop (only java.beans bean-binding paths of typesafe-config,
 # jackson and commons-beanutils, which guard-init never calls; 11 MB) and jdk.jfr (lettuce
 # uses it only when present). Added: jdk.crypto.ec (TLS key exchange for rediss/amqps/tls),
-# java.net.http (http(s):// probes), and the small modules the clients look up reflectively.
+# and the small modules the clients look up reflectively.
 if [[ -n $libs_cp ]]; then
   # jdeps cannot resolve a classpath whose jars declare modules the others only are as automatic
   # names (commons-validator requires "commons.collections"); the apps built this way use the same
@@ -64,7 +64,7 @@ if [[ -n $libs_cp ]]; then
 else
   deps=$("$java_home/bin/jdeps" --ignore-missing-deps --print-module-deps --multi-release 17 "$jar")
 fi
-modules=$(printf '%s\n' "${deps//,/$'\n'}" java.logging java.naming java.net.http java.xml \
+modules=$(printf '%s\n' "${deps//,/$'\n'}" java.logging java.naming java.xml \
   java.security.jgss java.security.sasl jdk.crypto.ec jdk.unsupported jdk.net \
   | grep -vxE 'java\.desktop|jdk\.jfr' | sort -u | paste -sd, -)
 log "jdeps: $deps"
