@@ -47,7 +47,7 @@ public final class Probes {
      *     Redis Cluster, the hosts its seeds: see {@link RedisClusterProbe}</li>
      * <li>{@code amqp://[user:password@]host[:port][/vhost][?queues=a,b&exchanges=x]}, {@code amqps://...}</li>
      * <li>{@code nats://[user:password@|token@]host[:port][?stream=NAME]}, {@code tls://...}</li>
-     * <li>{@code kafka://host:port[,host:port][?topics=a,b&brokers=N]}</li>
+     * <li>{@code kafka://host:port[,host:port][?topics=a,b&brokers=N&group=G&acks=all|1]}</li>
      * <li>{@code tcp://host:port}, {@code http(s)://...}</li>
      * </ul>
      * Never throws; see the class comment.
@@ -159,7 +159,15 @@ public final class Probes {
                 case "kafka" -> {
                     String topics = params.remove("topics");
                     String brokers = params.remove("brokers");
+                    String group = params.remove("group");
+                    String acks = params.remove("acks");
                     KafkaProbe.Builder b = KafkaProbe.builder(base.substring(sep + 3));
+                    if (group != null) {
+                        b.group(group);
+                    }
+                    if (acks != null) {
+                        b.acks(acks);
+                    }
                     if (topics != null) {
                         b.requireTopics(list(topics));
                     }

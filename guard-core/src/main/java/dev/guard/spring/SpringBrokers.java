@@ -151,10 +151,16 @@ final class SpringBrokers {
         return p.broker("rabbitmq", SettingType.URL, u, u + query);
     }
 
-    // ---- Kafka: spring.kafka.consumer.bootstrap-servers, else spring.kafka.bootstrap-servers; guard.kafka.topics ----
+    // ---- Kafka: spring.kafka.consumer.bootstrap-servers, else spring.kafka.bootstrap-servers; guard.kafka.topics; spring.kafka.consumer.group-id ----
 
     static Broker kafka(PropertyLookup lookup, List<String> topics) {
         String query = query("topics", topics);
+        // the listener containers' group: its coordinator must answer before they start
+        PropertyLookup.Found groupId = lookup.find("spring.kafka.consumer.group-id");
+        if (groupId != null && groupId.value() != null && !groupId.value().isBlank()) {
+            query += (query.isEmpty() ? "?" : "&") + "group="
+                    + URLEncoder.encode(groupId.value().trim(), StandardCharsets.UTF_8);
+        }
         Parts consumer = new Parts(lookup, "spring.kafka.consumer");
         String servers = consumer.list("bootstrap-servers");
         if (servers != null) {

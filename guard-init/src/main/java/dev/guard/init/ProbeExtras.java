@@ -34,6 +34,14 @@ final class ProbeExtras {
     @Option(names = "--kafka-brokers", paramLabel = "N", description = "kafka targets: at least N brokers (?brokers=N)")
     Integer kafkaBrokers;
 
+    @Option(names = "--kafka-group", paramLabel = "GROUP",
+            description = "kafka targets: this consumer group's coordinator must answer (?group=)")
+    String kafkaGroup;
+
+    @Option(names = "--kafka-acks", paramLabel = "ACKS",
+            description = "kafka targets: the worker's producer acks; all (default) also needs min.insync.replicas in sync, 1 leaders only (?acks=)")
+    String kafkaAcks;
+
     /** The target with this object's extras added as query parameters where its URL has none of its own. */
     String apply(String target) {
         int sep = target.indexOf("://");
@@ -52,6 +60,8 @@ final class ProbeExtras {
             case "kafka" -> {
                 url = add(url, "topics", kafkaTopics.isEmpty() ? null : String.join(",", kafkaTopics));
                 url = add(url, "brokers", kafkaBrokers == null ? null : String.valueOf(kafkaBrokers));
+                url = add(url, "group", kafkaGroup);
+                url = add(url, "acks", kafkaAcks);
             }
             default -> { }
         }

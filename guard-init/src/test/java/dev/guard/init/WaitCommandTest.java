@@ -298,6 +298,9 @@ class WaitCommandTest {
         assertEquals("redis://h:1/0?key=k", new ProbeExtrasFixture("--redis-key", "k").apply("redis://h:1/0"));
         assertEquals("kafka://a:1,b:2?topics=x,y&brokers=3",
                 new ProbeExtrasFixture("--kafka-topic", "x,y", "--kafka-brokers", "3").apply("kafka://a:1,b:2"));
+        assertEquals("kafka://a:1?topics=x&group=thumbnail+workers&acks=1",
+                new ProbeExtrasFixture("--kafka-topic", "x", "--kafka-group", "thumbnail workers", "--kafka-acks", "1")
+                        .apply("kafka://a:1"));
         assertEquals("nats://h:4222?stream=own", new ProbeExtrasFixture("--nats-stream", "other").apply("nats://h:4222?stream=own"),
                 "the URL's own parameter wins");
     }

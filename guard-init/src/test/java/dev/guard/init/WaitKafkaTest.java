@@ -37,6 +37,15 @@ class WaitKafkaTest {
     }
 
     @Test
+    void aGroupFromTheFlagIsReadyWhenItsCoordinatorAnswers() {
+        Cli.Result r = Cli.run(Map.of(), "wait", "kafka://" + kafka.bootstrapServers(), "--kafka-group", "guard-cli-workers",
+                "--timeout", "30s");
+        assertEquals(0, r.code(), r.toString());
+        assertTrue(r.out().contains("kafka " + kafka.bootstrapServers() + ": ready (1 broker(s), group 'guard-cli-workers'"
+                + " coordinator answers (no such group yet))"), r.toString());
+    }
+
+    @Test
     void missingTopicFromTheFlagIsNotReadyByTheDeadline() {
         Cli.Result r = Cli.run(Map.of(), "wait", "kafka://" + kafka.bootstrapServers(), "--kafka-topic", "guard-cli-no-such-topic",
                 "--timeout", "3s");

@@ -14,13 +14,18 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Cluster metadata ({@code describeCluster}) with at least {@code minBrokers} brokers and an
- * active controller; optional topics must exist (MISSING until they do) with a leader on every
- * partition. AdminClient against a closed port only times out, so each attempt first makes a
- * quick TCP connect to the bootstrap addresses to tell refused / DNS from timeout. One
- * AdminClient is reused across attempts and closed with {@code Duration.ZERO} by
- * {@link #close()}. The kafka-clients-bound half is loaded only after {@link Builder#build()}
- * checked kafka-clients is on the classpath.
+ * Ready when the cluster serves what a worker needs: at least {@code minBrokers} brokers in its
+ * metadata; each required topic exists (MISSING until it does) with a leader on every partition
+ * and, for an {@code acks=all} producer (kafka-clients' default since 3.0), at least the topic's
+ * {@code min.insync.replicas} in sync; the named consumer group's coordinator answers. Not the
+ * "active controller" of the cluster metadata: under KRaft that id is a live broker the server
+ * picks, not the active controller (KAFKA-17404).
+ *
+ * <p>AdminClient against a closed port only times out, so each attempt first makes a quick TCP
+ * connect to the bootstrap addresses to tell refused / DNS from timeout. One AdminClient is reused
+ * across attempts and closed with {@code Duration.ZERO} by {@link #close()}. The
+ * kafka-clients-bound half is loaded only after {@link Builder#build()} checked kafka-clients is on
+ * the classpath.
  */
 public final class KafkaProbe extends ClientBoundProbe {
 
@@ -60,6 +65,8 @@ public final class KafkaProbe extends ClientBoundProbe {
         List<Endpoint> bootstrap;
         int minBrokers = 1;
         final List<String> topics = new ArrayList<>();
+        String group;
+        boolean acksAll = true;
         final Map<String, String> properties = new LinkedHashMap<>();
 
         Builder(String bootstrapServers) {
@@ -75,9 +82,39 @@ public final class KafkaProbe extends ClientBoundProbe {
             return this;
         }
 
-        /** Topics that must exist with a leader on every partition. */
+        /** Topics that must exist with a leader (and, for acks=all, enough in-sync replicas) on every partition. */
         public Builder requireTopics(String... names) {
             topics.addAll(List.of(names));
+            return this;
+        }
+
+        /**
+         * A consumer group whose coordinator must answer (classic or KIP-848 protocol): the broker
+         * leading its partition of {@code __consumer_offsets}. A group that does not exist yet is
+         * fine; a coordinator that is not available is not ready.
+         */
+        public Builder group(String name) {
+            Objects.requireNonNull(name, "name");
+            if (name.isBlank()) {
+                throw new IllegalArgumentException("the consumer group name is blank");
+            }
+            this.group = name;
+            return this;
+        }
+
+        /**
+         * The {@code acks} of the worker's producer: {@code all} (or {@code -1}, the default, as
+         * kafka-clients' producer since 3.0) also requires {@code min.insync.replicas} in sync on
+         * every partition of the required topics; {@code 1} or {@code 0} (or a worker that only
+         * consumes) requires leaders only.
+         */
+        public Builder acks(String acks) {
+            String a = Objects.requireNonNull(acks, "acks").trim().toLowerCase(java.util.Locale.ROOT);
+            switch (a) {
+                case "all", "-1" -> acksAll = true;
+                case "1", "0" -> acksAll = false;
+                default -> throw new IllegalArgumentException("acks=" + acks + " is none of all, -1, 1, 0");
+            }
             return this;
         }
 

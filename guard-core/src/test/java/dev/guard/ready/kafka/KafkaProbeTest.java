@@ -72,8 +72,7 @@ class KafkaProbeTest {
             List<ProbeState> states = rec.states(broker.bootstrapServers());
             assertEquals(ProbeState.REFUSED, states.get(0), states.toString());
             assertEquals(ProbeState.READY, states.get(states.size() - 1), states.toString());
-            assertTrue(report.results().get(0).detail().startsWith("1 broker(s), controller "),
-                    report.results().get(0).detail());
+            assertEquals("1 broker(s)", report.results().get(0).detail());
         }
     }
 
@@ -98,13 +97,64 @@ class KafkaProbeTest {
             List<ProbeState> states = rec.states(bootstrap);
             assertEquals(ProbeState.MISSING, states.get(0), states.toString());
             assertEquals(ProbeState.READY, states.get(states.size() - 1), states.toString());
-            assertTrue(report.results().get(0).detail().endsWith("topic(s) " + topic + " have leaders"),
+            assertEquals("1 broker(s), topic(s) " + topic + " have leaders and their min.insync.replicas in sync",
                     report.results().get(0).detail());
         }
     }
 
     @Test
     @Order(3)
+    void aGroupIsReadyWhenItsCoordinatorAnswersAndAcksOneSkipsTheInSyncCount() throws Exception {
+        String bootstrap = running().bootstrapServers();
+        String topic = MachineServices.uniqueName("guard-ready-group");
+        String group = MachineServices.uniqueName("guard-ready-workers");
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(Patience.REPLY.toSeconds(), TimeUnit.SECONDS);
+        }
+        Probe probe = Probes.forUrl("kafka://" + bootstrap + "?topics=" + topic + "&group=" + group + "&acks=1");
+        try (ReadinessGate gate = ReadinessGate.builder().probe(probe).deadline(Patience.WAIT)
+                .attemptTimeout(Patience.REPLY).build()) {
+            ReadinessReport report = gate.await();
+            assertTrue(report.ready(), report.render());
+            assertEquals("1 broker(s), topic(s) " + topic + " have leaders (in-sync replicas not checked: acks=1), group '"
+                    + group + "' coordinator answers (no such group yet)", report.results().get(0).detail());
+        }
+    }
+
+    /**
+     * A single broker with {@code offsets.topic.replication.factor=3} (a production setting copied into
+     * a one-broker cluster) never creates __consumer_offsets: no group ever has a coordinator, and a
+     * consumer retries FindCoordinator forever without an error. The gate names it and waits.
+     */
+    @Test
+    @Order(4)
+    void aGroupWithoutACoordinatorIsNotReadyAndSaysWhy() throws Exception {
+        try (KafkaBroker misconfigured = KafkaBroker.builder().setting("offsets.topic.replication.factor", "3").build()) {
+            misconfigured.start();
+            String bootstrap = misconfigured.bootstrapServers();
+            try (ReadinessGate gate = ReadinessGate.builder().probe(Probes.forUrl("kafka://" + bootstrap + "?group=workers"))
+                    .deadline(Duration.ofSeconds(8)).attemptTimeout(Duration.ofSeconds(3)).build()) {
+                ReadinessReport report = gate.await();
+                assertEquals(ReadinessReport.Outcome.DEADLINE, report.outcome(), report.render());
+                ProbeResult r = report.results().get(0);
+                assertEquals(ProbeState.LOADING, r.state(), r.toString());
+                assertTrue(r.detail().startsWith("no coordinator answers for group 'workers' yet"), r.detail());
+                assertTrue(r.detail().contains("offsets.topic.replication.factor is larger than the number of brokers"),
+                        r.detail());
+            }
+            // without the group, the same broker is ready: it is the coordinator that is missing
+            Probe withoutGroup = Probes.kafka(bootstrap);
+            try {
+                ProbeResult plain = withoutGroup.check(Patience.REPLY);
+                assertEquals(ProbeState.READY, plain.state(), plain.toString());
+            } finally {
+                withoutGroup.close();
+            }
+        }
+    }
+
+    @Test
+    @Order(5)
     void tooFewBrokersUntilTheDeadlineSaysHowManyWereFound() {
         String bootstrap = running().bootstrapServers();
         // the attempt timeout is the whole deadline: on a busy machine no attempt may end as a TIMEOUT
@@ -123,7 +173,7 @@ class KafkaProbeTest {
     }
 
     @Test
-    @Order(4)
+    @Order(6)
     void closedPortIsRefusedUnknownHostIsDnsBlackHoleIsTimeout() {
         ProbeResult closed = Probes.kafka("127.0.0.1:" + FreePorts.next()).check(Patience.REPLY);
         assertEquals(ProbeState.REFUSED, closed.state(), closed.toString());

@@ -39,12 +39,15 @@ public final class KafkaBroker extends LocalServer<KafkaBroker> {
     private String voters;
     /** The address clients are told to use ({@link Builder#advertisedHost}); 127.0.0.1 unless set. */
     private final String advertisedHost;
+    /** Broker settings that replace or add to the defaults ({@link Builder#setting}). */
+    private final java.util.Map<String, String> settings;
     private boolean formatted;
     private Duration lastStartTime;
 
     KafkaBroker(Builder builder) {
         super("Kafka broker", builder.port, "kafka-", "broker.log", Duration.ofSeconds(30), 30);
         this.advertisedHost = builder.advertisedHost;
+        this.settings = java.util.Map.copyOf(builder.settings);
         this.controllerPort = FreePorts.next();
         this.startTimeout = builder.startTimeout;
         this.properties = dir().resolve("server.properties");
@@ -150,6 +153,10 @@ public final class KafkaBroker extends LocalServer<KafkaBroker> {
                 "group.initial.rebalance.delay.ms=0",
                 "auto.create.topics.enable=true",
                 "");
+        // a later line wins in a properties file: the builder's settings replace the defaults above
+        StringBuilder extra = new StringBuilder();
+        new java.util.TreeMap<>(settings).forEach((k, v) -> extra.append(k).append('=').append(v).append('\n'));
+        config += extra;
         String log4j = String.join("\n",
                 "status = warn",
                 "appender.out.type = Console",
@@ -257,8 +264,19 @@ public final class KafkaBroker extends LocalServer<KafkaBroker> {
         private int port;
         private Duration startTimeout = Duration.ofSeconds(90);
         private String advertisedHost;
+        private final java.util.Map<String, String> settings = new java.util.LinkedHashMap<>();
 
         Builder() {}
+
+        /**
+         * A broker setting (server.properties) that replaces or adds to this fixture's defaults, such
+         * as {@code offsets.topic.replication.factor=3} on a single broker, a misconfiguration that
+         * leaves every consumer group without a coordinator.
+         */
+        public Builder setting(String key, String value) {
+            settings.put(java.util.Objects.requireNonNull(key, "key"), java.util.Objects.requireNonNull(value, "value"));
+            return this;
+        }
 
         /**
          * Listen on every address and tell clients to connect to {@code host} (an address of this
