@@ -39,7 +39,7 @@ public final class Probes {
     /**
      * A probe from a URL:
      * <ul>
-     * <li>{@code redis://[user:password@]host[:port][/db][?key=NAME]}, {@code rediss://...}</li>
+     * <li>{@code redis://[user:password@]host[:port][/db][?key=NAME&async-loading=ok]}, {@code rediss://...}</li>
      * <li>{@code redis-sentinel://[user:password@]host:26379[,host:26379][/db][?key=NAME]#master-name}
      *     (lettuce's form; {@code ?master=NAME} as other clients write it; {@code rediss-sentinel://} for TLS): see
      *     {@link RedisSentinelProbe}</li>
@@ -105,6 +105,15 @@ public final class Probes {
             switch (kind) {
                 case "redis" -> {
                     String key = params.remove("key");
+                    String asyncLoading = params.remove("async-loading");
+                    if (asyncLoading != null && !asyncLoading.equalsIgnoreCase("ok") && !asyncLoading.equalsIgnoreCase("no")) {
+                        throw new IllegalArgumentException("async-loading=" + asyncLoading + " is neither ok nor no");
+                    }
+                    boolean staleOk = "ok".equalsIgnoreCase(asyncLoading);
+                    if (staleOk && (scheme.endsWith("-sentinel") || params.containsKey("cluster"))) {
+                        throw new IllegalArgumentException("async-loading=ok is for one server (a replica); a Sentinel"
+                                + " or Cluster target reaches masters, which do not load in the background");
+                    }
                     if (scheme.endsWith("-sentinel")) {
                         // ?master=NAME (and master_name, masterName, service_name): other clients' spelling of lettuce's #NAME
                         for (String alias : Scheme.SENTINEL_MASTER_PARAMS) {
@@ -133,6 +142,9 @@ public final class Probes {
                     RedisProbe.Builder b = RedisProbe.builder(rebuild(base, params) + fragment);
                     if (key != null) {
                         b.requireKey(key);
+                    }
+                    if (staleOk) {
+                        b.acceptAsyncLoading();
                     }
                     return b.build();
                 }

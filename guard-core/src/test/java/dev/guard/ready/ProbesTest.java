@@ -76,6 +76,7 @@ class ProbesTest {
         "redis://:pw@r:6379/x  | redis   | malformed redis target 'redis://:****@r:6379/x': Redis URL 'redis://:****@r:6379/x': database 'x' is not a number",
         "kafka://k:1?brokers=a | kafka   | malformed kafka target 'kafka://k:1?brokers=a': brokers=a is not a number",
         "kafka://k:1?acks=2    | kafka   | malformed kafka target 'kafka://k:1?acks=2': acks=2 is none of all, -1, 1, 0",
+        "redis://h:1?async-loading=yes | redis | malformed redis target 'redis://h:1?async-loading=yes': async-loading=yes is neither ok nor no",
         "kafka://k:1?group=    | kafka   | malformed kafka target 'kafka://k:1?group=': the consumer group name is blank",
         "htp://api:8080/health | htp     | unknown scheme in 'htp://api:8080/health': expected one of redis, rediss, redis-sentinel, rediss-sentinel, amqp, amqps, nats, tls, kafka, tcp, http, https; did you mean http? (e.g. redis://redis:6379)",
         "reddis://r:6379       | reddis  | unknown scheme in 'reddis://r:6379': expected one of redis, rediss, redis-sentinel, rediss-sentinel, amqp, amqps, nats, tls, kafka, tcp, http, https; did you mean redis? (e.g. redis://redis:6379)",

@@ -32,19 +32,19 @@ final class LettuceProbe implements Probe {
     private final String uri;
     private final String target;
     private final String requiredKey;
+    private final boolean acceptAsyncLoading;
     private final Object lock = new Object();
     private ClientResources resources;
     private RedisClient client;
     private Duration clientTimeout;
     private StatefulRedisConnection<String, String> connection;
     private final LoadEta loadEta = new LoadEta();
-    /** The last attempt found the server loading: the next sends INFO beside its PING. */
-    private boolean loadingBefore;
 
     LettuceProbe(RedisProbe.Builder b) {
         this.uri = b.uri;
         this.target = b.target;
         this.requiredKey = b.requiredKey;
+        this.acceptAsyncLoading = b.acceptAsyncLoading;
     }
 
 
@@ -102,11 +102,7 @@ final class LettuceProbe implements Probe {
                                  Timer timer) {
         connection.setTimeout(max(Duration.ofMillis(1), timer.remaining(attemptTimeout)));
         RedisAsyncCommands<String, String> cmd = connection.async();
-        boolean wasLoading;
-        synchronized (lock) {
-            wasLoading = loadingBefore;
-        }
-        PingReply reply = ping(connection, wasLoading);
+        PingReply reply = ping(connection);
         String pong = reply.pong();
         if (reply.loading() != null) {
             ProbeResult loading = loading(reply.info(), reply.seenNanos(), reply.loading(), timer);
@@ -115,9 +111,14 @@ final class LettuceProbe implements Probe {
             }
             pong = await(connection, cmd.ping()); // the load ended between PING and INFO: ask again rather than wait an attempt
         }
+        if ("PONG".equals(pong) && !acceptAsyncLoading) {
+            ProbeResult stale = asyncLoading(connection, reply.info(), reply.seenNanos(), timer);
+            if (stale != null) {
+                return stale;
+            }
+        }
         synchronized (lock) {
             loadEta.reset();
-            loadingBefore = false;
         }
         if (!"PONG".equals(pong)) {
             dropConnection();
@@ -188,9 +189,6 @@ final class LettuceProbe implements Probe {
 
     private ProbeResult classify(Throwable e, Duration took) {
         LettuceSupport.Found f = LettuceSupport.classify(e, took);
-        synchronized (lock) {
-            loadingBefore = f.state() == ProbeState.LOADING;
-        }
         return ProbeResult.of(this, f.state(), f.detail(), e, took);
     }
 
@@ -206,25 +204,28 @@ final class LettuceProbe implements Probe {
     }
 
     /**
-     * PING; on -LOADING, INFO persistence. {@code infoBeside}: INFO is sent with PING, in the same
-     * round trip (while the server was loading at the last attempt: a fleet of gates around the end
-     * of a load makes half the exchanges); otherwise only after a -LOADING. Any error of PING other
-     * than -LOADING is thrown.
+     * PING and INFO persistence, in the same round trip: a PONG may come from a replica loading in
+     * the background, and a -LOADING needs the progress (a fleet of gates around the end of a load
+     * would make half the exchanges if INFO followed a -LOADING). Any error of PING other than
+     * -LOADING is thrown.
      */
-    private static PingReply ping(StatefulRedisConnection<String, String> connection, boolean infoBeside) {
+    private static PingReply ping(StatefulRedisConnection<String, String> connection) {
         RedisAsyncCommands<String, String> cmd = connection.async();
         long sent = System.nanoTime();
         RedisFuture<String> ping = cmd.ping();
-        RedisFuture<String> info = infoBeside ? cmd.info("persistence") : null;
+        RedisFuture<String> info = cmd.info("persistence");
         try {
-            return new PingReply(await(connection, ping), null, null, 0);
+            String pong = await(connection, ping);
+            String text = null;
+            try {
+                text = await(connection, info);
+            } catch (RuntimeException unreadable) {
+                // an INFO that fails (renamed or ACL-denied) leaves the PONG as the answer
+            }
+            return new PingReply(pong, null, text, sent + (System.nanoTime() - sent) / 2);
         } catch (RedisCommandExecutionException e) {
             if (!isLoading(e)) {
                 throw e;
-            }
-            if (info == null) {
-                sent = System.nanoTime();
-                info = cmd.info("persistence");
             }
             String text;
             try {
@@ -258,7 +259,6 @@ final class LettuceProbe implements Probe {
         }
         Duration readyIn;
         synchronized (lock) {
-            loadingBefore = true;
             readyIn = info == null ? null : loadEta.update(fields, seen);
         }
         String detail = LettuceSupport.loadingDetail(fields);
@@ -268,6 +268,35 @@ final class LettuceProbe implements Probe {
     /** Parses {@code INFO persistence} text. */
     static String loadingDetail(String info) {
         return LettuceSupport.loadingDetail(info);
+    }
+
+    /**
+     * LOADING when INFO persistence says {@code async_loading:1}: the server answers PING (and reads)
+     * from its old dataset while it loads the new one in the background, a replica's full sync with
+     * {@code repl-diskless-load swapdb} (Redis 7.0 and later, Valkey). Its {@code loading} is 0, so the
+     * -LOADING rule never sees it; the data it serves may be far behind the master's. Null otherwise.
+     */
+    private ProbeResult asyncLoading(StatefulRedisConnection<String, String> connection, String info, long seen,
+                                     Timer timer) {
+        Map<String, String> fields = RedisInfo.fields(info);
+        if (!"1".equals(fields.get("async_loading"))) {
+            return null;
+        }
+        String server;
+        try {
+            server = RedisInfo.serverName(RedisInfo.fields(await(connection, connection.async().info("server"))));
+        } catch (RuntimeException unreadable) {
+            server = "Redis";
+        }
+        Duration readyIn;
+        synchronized (lock) {
+            readyIn = loadEta.update(fields, seen);
+        }
+        return ProbeResult.of(this, ProbeState.LOADING, server + " answers from its old dataset while it loads a new"
+                + " one in the background (async_loading:1, a replica's full sync with repl-diskless-load swapdb):"
+                + " what it serves may be far behind its master; " + LettuceSupport.loadingDetail(fields)
+                + ". A worker that accepts stale reads: async-loading=ok in the target", null, timer.elapsed())
+                .withExpectedReadyIn(readyIn);
     }
 
     private RedisClient client(Duration timeout) {

@@ -11,8 +11,10 @@ import java.util.Objects;
 
 /**
  * PING must answer PONG. {@code -LOADING} is {@link dev.guard.ready.ProbeState#LOADING} with the
- * progress read from {@code INFO persistence}; an optional key must exist ({@code EXISTS}), else
- * MISSING. Password/ACL user, TLS ({@code rediss://}) and DB index come from the URI. One lettuce
+ * progress read from {@code INFO persistence}, and so is a PONG while INFO persistence says
+ * {@code async_loading:1} (a replica answering from its old dataset during a full sync with
+ * {@code repl-diskless-load swapdb}), unless {@link Builder#acceptAsyncLoading()}; an optional key
+ * must exist ({@code EXISTS}), else MISSING. Password/ACL user, TLS ({@code rediss://}) and DB index come from the URI. One lettuce
  * ClientResources is shared by all Redis probes in the process; each probe reuses its client and,
  * while it stays open, its connection across attempts (auto-reconnect off, connect and command
  * timeout = the attempt timeout; a failure on a reused connection is retried at once on a fresh
@@ -53,9 +55,21 @@ public final class RedisProbe extends ClientBoundProbe {
         final String uri;
         String target;
         String requiredKey;
+        boolean acceptAsyncLoading;
 
         Builder(String uri) {
             this.uri = Objects.requireNonNull(uri, "uri");
+        }
+
+        /**
+         * Ready while the server loads a new dataset in the background ({@code async_loading:1} in
+         * INFO persistence: a replica's full sync with {@code repl-diskless-load swapdb}, Redis 7.0
+         * and later), answering from the old one. Off by default: the old dataset may be far behind
+         * the master's. For a worker that accepts stale reads ({@code async-loading=ok} in the URL).
+         */
+        public Builder acceptAsyncLoading() {
+            this.acceptAsyncLoading = true;
+            return this;
         }
 
         /** A key that must exist ({@code EXISTS}) before the target counts as ready. */
