@@ -59,8 +59,11 @@ import org.slf4j.Logger;
  *       the new owner runs it again, at least once); fetched-but-not-started records are dropped.</li>
  *   <li><b>Failure</b> ({@link #fail}): the record goes to the dead-letter topic
  *       ({@code <topic>.dead}) with the reason in headers, then its offset is committed.</li>
- *   <li><b>Crash</b>: the group's session timeout ends the dead member; its partitions resume from
- *       the last committed offset, so a job in hand is run again, none is lost.</li>
+ *   <li><b>Crash</b>: the group's session timeout ends the dead member (the client's
+ *       {@code session.timeout.ms} under the classic protocol; the broker's
+ *       {@code group.consumer.session.timeout.ms} under the consumer protocol of KIP-848,
+ *       {@code group.protocol=consumer}); its partitions resume from the last committed offset, so a
+ *       job in hand is run again, none is lost.</li>
  * </ul>
  *
  * Kafka keeps no delivery count, so hand-backs are not limited here; the receipt counts them
@@ -116,7 +119,7 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
                 (int) Math.min(Integer.MAX_VALUE, Math.max(300_000L, b.longestJob.multipliedBy(2).toMillis())));
         c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        this.consumer = new KafkaConsumer<>(c);
+        this.consumer = consumer(c);
         Map<String, Object> p = producerConfig();
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
@@ -127,6 +130,28 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
         poller.setDaemon(true);
         consumer.subscribe(List.of(topic), new Rebalance());
         poller.start();
+    }
+
+    /**
+     * The consumer, or the client's refusal of a classic group setting under the consumer protocol
+     * ("session.timeout.ms cannot be set when group.protocol=CONSUMER") said with what to do.
+     */
+    private KafkaConsumer<String, byte[]> consumer(Map<String, Object> c) {
+        try {
+            return new KafkaConsumer<>(c);
+        } catch (org.apache.kafka.common.config.ConfigException e) {
+            String m = String.valueOf(e.getMessage());
+            if (!m.contains("group.protocol=CONSUMER")) {
+                throw e;
+            }
+            throw new IllegalArgumentException("guard kafka queue '" + topic + "': " + m + ". Under the consumer group"
+                    + " protocol (KIP-848) the broker assigns partitions and sets the session timeout and heartbeat:"
+                    + " remove the setting from the queue's client settings, and set group.consumer.session.timeout.ms"
+                    + " and group.consumer.heartbeat.interval.ms on the brokers (or consumer.session.timeout.ms and"
+                    + " consumer.heartbeat.interval.ms on the group: kafka-configs.sh --alter --entity-type groups"
+                    + " --entity-name <group>), or group.remote.assignor on the queue for the assignor. Or keep the"
+                    + " classic protocol: group.protocol=classic", e);
+        }
     }
 
     /** The queue's client settings without the consumer's own (bootstrap, security, client id...): a producer's base. */
