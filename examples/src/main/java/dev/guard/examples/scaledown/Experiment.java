@@ -110,11 +110,13 @@ public final class Experiment {
             case RABBITMQ -> new AmqpTransport(config.amqpUri() != null ? config.amqpUri() : MachineServices.amqpUri());
             case NATS -> new NatsTransport(config.natsUrl() != null ? config.natsUrl() : MachineServices.natsUrl());
             case KAFKA -> {
-                KafkaBroker broker = KafkaBroker.builder().build().start();
+                KafkaBroker broker = KafkaTransport.brokerSettings(KafkaBroker.builder(), config.kafkaConsumerProtocol())
+                        .build().start();
                 brokers.add(broker); // for the cleanup hook; the transport closes it after its row
-                out.printf("kafka: KRaft broker %s started in %d ms%n", broker.bootstrapServers(),
-                        broker.lastStartTime().toMillis());
-                yield new KafkaTransport(broker);
+                out.printf("kafka: KRaft broker %s started in %d ms; workers on the %s group protocol%n",
+                        broker.bootstrapServers(), broker.lastStartTime().toMillis(),
+                        config.kafkaConsumerProtocol() ? "consumer (KIP-848)" : "classic");
+                yield new KafkaTransport(broker, config.kafkaConsumerProtocol());
             }
         };
     }

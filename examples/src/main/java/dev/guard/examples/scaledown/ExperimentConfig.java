@@ -17,6 +17,7 @@ public final class ExperimentConfig {
     private final int slowOneIn;
     private final List<Mode> modes;
     private final List<Transport.Kind> brokers;
+    private final boolean kafkaConsumerProtocol;
     private final String amqpUri;
     private final String natsUrl;
     private final String redisUri;
@@ -42,6 +43,7 @@ public final class ExperimentConfig {
         this.redisServer = b.redisServer;
         this.workDir = b.workDir;
         this.keepKeys = b.keepKeys;
+        this.kafkaConsumerProtocol = b.kafkaConsumerProtocol;
     }
 
     public static Builder builder() {
@@ -82,6 +84,11 @@ public final class ExperimentConfig {
                 case "--amqp-uri" -> b.amqpUri(v);
                 case "--nats-url" -> b.natsUrl(v);
                 case "--redis-uri" -> b.redisUri(v);
+                case "--kafka-protocol" -> b.kafkaConsumerProtocol(switch (v) {
+                    case "consumer" -> true;
+                    case "classic" -> false;
+                    default -> throw new IllegalArgumentException("--kafka-protocol is classic or consumer, not '" + v + "'");
+                });
                 case "--redis-server" -> b.redisServer(v);
                 case "--work-dir" -> b.workDir(v);
                 case "--keep-keys" -> b.keepKeys(Boolean.parseBoolean(v));
@@ -91,7 +98,7 @@ public final class ExperimentConfig {
                     default -> throw new IllegalArgumentException("--completion is records or none, not '" + v + "'");
                 });
                 default -> throw new IllegalArgumentException("unknown option " + a + "; options: --jobs --workers --events"
-                        + " --per-event --grace-ms --safety-ms --slow-one-in --modes --brokers --amqp-uri --nats-url --redis-uri"
+                        + " --per-event --grace-ms --safety-ms --slow-one-in --modes --brokers --amqp-uri --nats-url --redis-uri --kafka-protocol"
                         + " --redis-server --work-dir"
                         + " --keep-keys");
             }
@@ -124,11 +131,19 @@ public final class ExperimentConfig {
      * results written with the record in one script ({@code --completion records}); default none.
      */
     public boolean completions() { return completions; }
+    /**
+     * Kafka's workers join their group with the consumer protocol of KIP-848 ({@code --kafka-protocol
+     * consumer}; the broker's session timeout and heartbeat then are the classic members' 6 s and 1 s),
+     * else the classic protocol with the cooperative sticky assignor.
+     */
+    public boolean kafkaConsumerProtocol() { return kafkaConsumerProtocol; }
 
     @Override
     public String toString() {
         return jobs + " jobs, " + workers + " workers, " + events + " scale-down events of " + perEvent + " workers, grace "
-                + grace.toMillis() + " ms (safety margin " + safety.toMillis() + " ms), 1 job in " + slowOneIn + " slow";
+                + grace.toMillis() + " ms (safety margin " + safety.toMillis() + " ms), 1 job in " + slowOneIn + " slow"
+                + (kafkaConsumerProtocol && brokers.contains(Transport.Kind.KAFKA)
+                        ? ", Kafka's workers on the consumer group protocol (KIP-848)" : "");
     }
 
     /** Defaults are the documents' experiment: 100,000 jobs, 50 workers, 3 events of 5, grace 1 s. */
@@ -149,6 +164,7 @@ public final class ExperimentConfig {
         private String redisServer;
         private String workDir = "target/scaledown";
         private boolean keepKeys;
+        private boolean kafkaConsumerProtocol;
 
         Builder() {}
 
@@ -168,6 +184,7 @@ public final class ExperimentConfig {
         public Builder workDir(String workDir) { this.workDir = Objects.requireNonNull(workDir); return this; }
         public Builder keepKeys(boolean keepKeys) { this.keepKeys = keepKeys; return this; }
         public Builder completions(boolean completions) { this.completions = completions; return this; }
+        public Builder kafkaConsumerProtocol(boolean on) { this.kafkaConsumerProtocol = on; return this; }
 
         public ExperimentConfig build() {
             if (jobs < 1 || workers < 1 || events < 0 || perEvent < 0 || perEvent > workers || slowOneIn < 1) {

@@ -35,15 +35,38 @@ final class KafkaTransport implements Transport {
     static final int PARTITIONS = 8;
     static final int SESSION_TIMEOUT_MS = 6000;
 
+    /** How a worker's endpoint says its members use the consumer group protocol (KIP-848). */
+    static final String CONSUMER_PROTOCOL = "?group.protocol=consumer";
+
     private final String bootstrap;
+    private final boolean consumerProtocol;
     private final short replication;
     private final AutoCloseable brokers;
     private final String logs;
     private final Admin admin;
 
-    /** On one broker, which closes with this transport. */
+    /** On one broker, which closes with this transport; the workers on the classic group protocol. */
     KafkaTransport(KafkaBroker broker) {
-        this(broker.bootstrapServers(), (short) 1, broker, broker.logFile().toString());
+        this(broker, false);
+    }
+
+    /** On one broker, which closes with this transport; {@code consumerProtocol}: the workers use KIP-848's. */
+    KafkaTransport(KafkaBroker broker, boolean consumerProtocol) {
+        this(broker.bootstrapServers(), (short) 1, broker, broker.logFile().toString(), consumerProtocol);
+    }
+
+    /**
+     * A broker for the workers: under the consumer protocol the broker sets the session timeout and
+     * heartbeat, the classic members' {@value #SESSION_TIMEOUT_MS} ms and 1 s.
+     */
+    static KafkaBroker.Builder brokerSettings(KafkaBroker.Builder b, boolean consumerProtocol) {
+        if (consumerProtocol) {
+            b.setting("group.consumer.session.timeout.ms", Integer.toString(SESSION_TIMEOUT_MS))
+                    .setting("group.consumer.min.session.timeout.ms", Integer.toString(SESSION_TIMEOUT_MS))
+                    .setting("group.consumer.heartbeat.interval.ms", "1000")
+                    .setting("group.consumer.min.heartbeat.interval.ms", "1000");
+        }
+        return b;
     }
 
     /**
@@ -51,7 +74,13 @@ final class KafkaTransport implements Transport {
      * closes with this transport; {@code logs} says where their logs are.
      */
     KafkaTransport(String bootstrap, short replication, AutoCloseable brokers, String logs) {
+        this(bootstrap, replication, brokers, logs, false);
+    }
+
+    private KafkaTransport(String bootstrap, short replication, AutoCloseable brokers, String logs,
+            boolean consumerProtocol) {
         this.bootstrap = bootstrap;
+        this.consumerProtocol = consumerProtocol;
         this.replication = replication;
         this.brokers = brokers;
         this.logs = logs;
@@ -73,7 +102,7 @@ final class KafkaTransport implements Transport {
 
     @Override
     public String endpoint() {
-        return bootstrap;
+        return consumerProtocol ? bootstrap + CONSUMER_PROTOCOL : bootstrap;
     }
 
     @Override
@@ -171,11 +200,16 @@ final class KafkaTransport implements Transport {
     }
 
     /** A worker's sources on the broker at {@code bootstrap}. */
-    static Sources sources(String bootstrap) {
+    static Sources sources(String endpoint) {
+        boolean consumerProtocol = endpoint.endsWith(CONSUMER_PROTOCOL);
+        String bootstrap = consumerProtocol ? endpoint.substring(0, endpoint.length() - CONSUMER_PROTOCOL.length()) : endpoint;
         return (mode, prefix, workerId, config) -> {
-            // cooperative rebalancing: a member leaving moves only its partitions, so the others' jobs in
-            // hand stay theirs and are committed (with the eager default every member loses all of them)
-            Map<String, Object> c = Map.of("bootstrap.servers", bootstrap, "session.timeout.ms", SESSION_TIMEOUT_MS,
+            // classic: cooperative rebalancing, so that a member leaving moves only its partitions and the
+            // others' jobs in hand stay theirs and are committed (with the eager default every member loses
+            // all of them); the consumer protocol is incremental by design, and its broker sets the session
+            Map<String, Object> c = consumerProtocol
+                    ? Map.of("bootstrap.servers", bootstrap, "group.protocol", "consumer", "client.id", workerId)
+                    : Map.of("bootstrap.servers", bootstrap, "session.timeout.ms", SESSION_TIMEOUT_MS,
                     "heartbeat.interval.ms", 1000, "client.id", workerId,
                     "partition.assignment.strategy", "org.apache.kafka.clients.consumer.CooperativeStickyAssignor");
             JobSource<?> q = KafkaQueue.builder(c, topic(prefix), group(prefix)).pollTimeout(Worker.POLL)

@@ -59,6 +59,11 @@ abstract class BrokerScaleDownTest {
         table(List.of(Mode.FALLBACK, Mode.CRASH_SAFE));
     }
 
+    /** A subclass's own settings of the experiment (Kafka's group protocol); none by default. */
+    ExperimentConfig.Builder configure(ExperimentConfig.Builder b) {
+        return b;
+    }
+
     /** The table's rows for the modes that ack on receipt, run by the subclasses that have them under -Pproof. */
     void ackOnReceiptRows() throws Exception {
         table(List.of(Mode.NONE, Mode.GRACEFUL));
@@ -70,9 +75,10 @@ abstract class BrokerScaleDownTest {
         // NOT_LEADER_OR_FOLLOWER on its new topic, then OUT_OF_ORDER_SEQUENCE_NUMBER until its
         // records expired after 120 s, the failure a fresh broker per row was made for (3103086)
         try (RedisServer sink = RedisServer.builder().build().start()) {
-            ExperimentConfig config = ExperimentConfig.builder().jobs(jobs).workers(workers).events(events).perEvent(1)
-                    .brokers(List.of(broker)).modes(modes).redisUri(sink.uri()).keepKeys(true)
-                    .workDir(System.getProperty("guard.build.dir", "target") + "/scaledown-" + broker.arg()).build();
+            ExperimentConfig config = configure(ExperimentConfig.builder().jobs(jobs).workers(workers).events(events)
+                    .perEvent(1).brokers(List.of(broker)).modes(modes).redisUri(sink.uri()).keepKeys(true)
+                    .workDir(System.getProperty("guard.build.dir", "target") + "/scaledown-" + getClass().getSimpleName()))
+                    .build();
             ByteArrayOutputStream progress = new ByteArrayOutputStream();
             List<Row> rows = Experiment.run(config, new PrintStream(progress, true, StandardCharsets.UTF_8));
             String table = Experiment.table(config, rows);
