@@ -46,7 +46,7 @@ public final class Probes {
      * <li>{@code redis://[user:password@]host:port[,host:port]?cluster=true[&key=NAME]} (or {@code rediss://}): a
      *     Redis Cluster, the hosts its seeds: see {@link RedisClusterProbe}</li>
      * <li>{@code amqp://[user:password@]host[:port][/vhost][?queues=a,b&exchanges=x]}, {@code amqps://...}</li>
-     * <li>{@code nats://[user:password@|token@]host[:port][?stream=NAME]}, {@code tls://...}</li>
+     * <li>{@code nats://[user:password@|token@]host[:port][?stream=NAME[&consumer=NAME]]}, {@code tls://...}</li>
      * <li>{@code kafka://host:port[,host:port][?topics=a,b&brokers=N&group=G&acks=all|1]}</li>
      * <li>{@code tcp://host:port}, {@code http(s)://...}</li>
      * </ul>
@@ -162,9 +162,13 @@ public final class Probes {
                 }
                 case "nats" -> {
                     String stream = params.remove("stream");
+                    String consumer = params.remove("consumer");
                     NatsProbe.Builder b = NatsProbe.builder(rebuild(base, params));
                     if (stream != null) {
                         b.requireStream(stream);
+                    }
+                    if (consumer != null) {
+                        b.requireConsumer(consumer);
                     }
                     return b.build();
                 }

@@ -27,6 +27,10 @@ final class ProbeExtras {
     @Option(names = "--nats-stream", paramLabel = "STREAM", description = "nats targets: this JetStream stream must exist (?stream=)")
     String natsStream;
 
+    @Option(names = "--nats-consumer", paramLabel = "CONSUMER",
+            description = "nats targets: this consumer of the stream must exist and not be paused (?consumer=)")
+    String natsConsumer;
+
     @Option(names = "--kafka-topic", paramLabel = "TOPIC", split = ",",
             description = "kafka targets: these topics must exist (?topics=a,b)")
     List<String> kafkaTopics = new ArrayList<>();
@@ -56,7 +60,10 @@ final class ProbeExtras {
                 url = add(url, "queues", amqpQueues.isEmpty() ? null : String.join(",", amqpQueues));
                 url = add(url, "exchanges", amqpExchanges.isEmpty() ? null : String.join(",", amqpExchanges));
             }
-            case "nats", "tls" -> url = add(url, "stream", natsStream);
+            case "nats", "tls" -> {
+                url = add(url, "stream", natsStream);
+                url = add(url, "consumer", natsConsumer);
+            }
             case "kafka" -> {
                 url = add(url, "topics", kafkaTopics.isEmpty() ? null : String.join(",", kafkaTopics));
                 url = add(url, "brokers", kafkaBrokers == null ? null : String.valueOf(kafkaBrokers));

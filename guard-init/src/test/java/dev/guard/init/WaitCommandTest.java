@@ -301,6 +301,8 @@ class WaitCommandTest {
         assertEquals("kafka://a:1?topics=x&group=thumbnail+workers&acks=1",
                 new ProbeExtrasFixture("--kafka-topic", "x", "--kafka-group", "thumbnail workers", "--kafka-acks", "1")
                         .apply("kafka://a:1"));
+        assertEquals("nats://h:4222?stream=JOBS&consumer=workers",
+                new ProbeExtrasFixture("--nats-stream", "JOBS", "--nats-consumer", "workers").apply("nats://h:4222"));
         assertEquals("nats://h:4222?stream=own", new ProbeExtrasFixture("--nats-stream", "other").apply("nats://h:4222?stream=own"),
                 "the URL's own parameter wins");
     }

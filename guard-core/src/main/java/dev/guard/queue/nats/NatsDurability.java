@@ -38,12 +38,18 @@ final class NatsDurability {
         StreamConfiguration c = info.getConfiguration();
         String cluster = connection.getServerInfo() == null ? null : connection.getServerInfo().getCluster();
         return judge(broker, stream, c.getStorageType(), c.getReplicas(), cluster, c.getMaxAge(), c.getMaxMsgs(),
-                c.getMaxBytes(), c.getMaxMsgsPerSubject(), c.getDiscardPolicy());
+                c.getMaxBytes(), c.getMaxMsgsPerSubject(), c.getDiscardPolicy(), c.isAllowMessageTtl());
+    }
+
+    /** {@link #judge(String, String, StorageType, int, String, Duration, long, long, long, DiscardPolicy, boolean)} without per-message TTL. */
+    static Durability judge(String broker, String stream, StorageType storage, int replicas, String cluster, Duration maxAge,
+            long maxMsgs, long maxBytes, long maxMsgsPerSubject, DiscardPolicy discard) {
+        return judge(broker, stream, storage, replicas, cluster, maxAge, maxMsgs, maxBytes, maxMsgsPerSubject, discard, false);
     }
 
     /** The verdict on a stream's settings; {@code cluster} is the server's cluster name, null for a lone server. */
     static Durability judge(String broker, String stream, StorageType storage, int replicas, String cluster, Duration maxAge,
-            long maxMsgs, long maxBytes, long maxMsgsPerSubject, DiscardPolicy discard) {
+            long maxMsgs, long maxBytes, long maxMsgsPerSubject, DiscardPolicy discard, boolean allowMsgTtl) {
         List<String> found = new ArrayList<>();
         List<String> loses = new ArrayList<>();
         List<String> actions = new ArrayList<>();
@@ -63,6 +69,16 @@ final class NatsDurability {
             found.add("max age " + maxAge.toSeconds() + " s");
             loses.add("every job that waits longer than " + maxAge.toSeconds() + " s: the stream deletes it unread");
             actions.add("no max age on a job stream (nats stream edit " + stream + " --max-age 0)");
+        }
+        if (allowMsgTtl) {
+            // NATS 2.11, "Per-message TTL" (https://docs.nats.io/learn/jetstream/message-ttl): a producer sets
+            // a Nats-TTL header, and "the server deletes the message that long after it was stored in the
+            // stream": from its storage, not from its last delivery, so a handed-back job counts its wait
+            found.add("per-message TTL allowed (allow_msg_ttl)");
+            loses.add("a job published with a Nats-TTL header once it has been in the stream that long, read or"
+                    + " not: a job handed back, or waiting behind a backlog, expires unrun");
+            actions.add("publish jobs without a Nats-TTL header, and keep allow_msg_ttl off on a job stream (create it"
+                    + " without --allow-msg-ttl)");
         }
         List<String> limits = new ArrayList<>();
         if (maxMsgs > 0) {

@@ -11,6 +11,7 @@ import io.nats.client.Connection;
 import io.nats.client.ErrorListener;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamOptions;
+import io.nats.client.api.ConsumerInfo;
 import io.nats.client.Nats;
 import io.nats.client.Options;
 import java.time.Duration;
@@ -30,12 +31,14 @@ final class JnatsProbe implements Probe {
     private final List<Endpoint> addresses;
     private final String target;
     private final String stream;
+    private final String consumer;
 
     JnatsProbe(NatsProbe.Builder b) {
         this.servers = b.servers.toArray(String[]::new);
         this.addresses = List.copyOf(b.addresses);
         this.target = b.target;
         this.stream = b.stream;
+        this.consumer = b.consumer;
     }
 
 
@@ -51,6 +54,28 @@ final class JnatsProbe implements Probe {
 
     public String requiredStream() {
         return stream;
+    }
+
+    /**
+     * Why a consumer delivers nothing now, or null when it delivers: paused (NATS 2.11 and later,
+     * {@code $JS.API.CONSUMER.PAUSE}). The consumer info says {@code paused}, {@code pause_remaining}
+     * (nanoseconds) and, in its configuration, {@code pause_until} (RFC 3339): the field names of the
+     * JetStream API reference, https://docs.nats.io/reference/jetstream/api/consumer/pause. A server
+     * before 2.11 sends none of them: never paused.
+     */
+    static String pausedDetail(String stream, ConsumerInfo info) {
+        if (info == null || !info.getPaused()) {
+            return null;
+        }
+        java.time.ZonedDateTime until = info.getConsumerConfiguration() == null ? null
+                : info.getConsumerConfiguration().getPauseUntil();
+        Duration left = info.getPauseRemaining();
+        return "JetStream consumer '" + info.getName() + "' of stream '" + stream + "' is paused"
+                + (until == null ? "" : " until " + until.withZoneSameInstant(java.time.ZoneOffset.UTC)
+                        .format(java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME))
+                + (left == null ? "" : " (" + Math.max(0, left.toSeconds()) + " s from now)")
+                + ": a worker bound to it receives nothing until then. Resume it with `nats consumer resume "
+                + stream + " " + info.getName() + "` (or JetStreamManagement.resumeConsumer)";
     }
 
     @Override
@@ -90,9 +115,29 @@ final class JnatsProbe implements Probe {
                     }
                     throw e;
                 }
+                if (consumer != null) {
+                    ConsumerInfo info;
+                    try {
+                        info = c.jetStreamManagement(JetStreamOptions.builder()
+                                .requestTimeout(timer.remaining(attemptTimeout).plusMillis(1)).build())
+                                .getConsumerInfo(stream, consumer);
+                    } catch (JetStreamApiException e) {
+                        if (e.getErrorCode() == 404 || e.getApiErrorCode() == 10014) {
+                            return ProbeResult.of(this, ProbeState.MISSING, "JetStream consumer '" + consumer
+                                    + "' of stream '" + stream + "' does not exist yet", e, timer.elapsed());
+                        }
+                        throw e;
+                    }
+                    String paused = pausedDetail(stream, info);
+                    if (paused != null) {
+                        return ProbeResult.of(this, ProbeState.LOADING, paused, null, timer.elapsed())
+                                .withExpectedReadyIn(info.getPauseRemaining());
+                    }
+                }
             }
             return ProbeResult.of(this, ProbeState.READY,
-                    stream == null ? "PING/PONG ok" : "PING/PONG ok, stream '" + stream + "' exists", null,
+                    stream == null ? "PING/PONG ok" : "PING/PONG ok, stream '" + stream + "' exists"
+                            + (consumer == null ? "" : ", consumer '" + consumer + "' delivers"), null,
                     timer.elapsed());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -49,6 +49,7 @@ public final class NatsProbe extends ClientBoundProbe {
         final List<Endpoint> addresses = new ArrayList<>();
         String target;
         String stream;
+        String consumer;
 
         Builder(String url) {
             this.url = Objects.requireNonNull(url, "url");
@@ -57,6 +58,15 @@ public final class NatsProbe extends ClientBoundProbe {
         /** A JetStream stream that must exist. */
         public Builder requireStream(String name) {
             this.stream = Objects.requireNonNull(name, "stream");
+            return this;
+        }
+
+        /**
+         * A consumer of the required stream that must exist and deliver: not paused (NATS 2.11 can
+         * pause a consumer until a given time; a paused consumer is a worker that gets nothing).
+         */
+        public Builder requireConsumer(String name) {
+            this.consumer = Objects.requireNonNull(name, "consumer");
             return this;
         }
 
@@ -85,6 +95,9 @@ public final class NatsProbe extends ClientBoundProbe {
             }
             Clients.require(CLIENT_CLASS, ARTIFACT, "nats:// and tls://");
             this.target = String.join(",", shown);
+            if (consumer != null && stream == null) {
+                throw new IllegalArgumentException("a JetStream consumer (consumer=" + consumer + ") needs its stream (stream=NAME)");
+            }
             return new NatsProbe(this);
         }
     }

@@ -108,16 +108,7 @@ class KafkaQueueConsumerProtocolTest extends KafkaQueueTest {
         closing.add(b);
         Thread.sleep(1500);
         a.ack(held); // finishes within the revocation wait
-        List<String> seen = new java.util.ArrayList<>();
-        long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (System.nanoTime() < until && !seen.contains("job-r2")) {
-            for (KafkaQueue q : List.of(a, b)) {
-                q.fetch().ifPresent(j -> {
-                    seen.add(j.id());
-                    q.ack(j);
-                });
-            }
-        }
+        List<String> seen = runUntil("job-r2", Duration.ofSeconds(30), a, b);
         assertEquals(List.of("job-r2"), seen, "job-r1 was committed during the revocation, so nobody runs it again");
         assertEquals(1, partitionOf("b-" + topic), "the partition moved to b");
         assertEquals(2, committed(1));

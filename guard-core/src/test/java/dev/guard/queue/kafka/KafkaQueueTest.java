@@ -210,18 +210,24 @@ class KafkaQueueTest {
         KafkaQueue b = source(Map.of()); // joins the group: the partition is revoked from a while a holds job-r1
         Thread.sleep(1500);
         a.ack(held); // finishes within the revocation wait
+        List<String> seen = runUntil("job-r2", Duration.ofSeconds(15), a, b);
+        assertEquals(List.of("job-r2"), seen, "job-r1 was committed during the revocation, so nobody runs it again");
+        assertEquals(2, committed());
+    }
+
+    /** Fetches and acks from the members in turn until {@code last} was run (bounded); the ids run, in order. */
+    static List<String> runUntil(String last, Duration within, KafkaQueue... members) {
         List<String> seen = new ArrayList<>();
-        long until = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        while (System.nanoTime() < until && !seen.contains("job-r2")) {
-            for (KafkaQueue q : List.of(a, b)) {
+        long until = System.nanoTime() + within.toNanos();
+        while (System.nanoTime() < until && !seen.contains(last)) {
+            for (KafkaQueue q : members) {
                 q.fetch().ifPresent(j -> {
                     seen.add(j.id());
                     q.ack(j);
                 });
             }
         }
-        assertEquals(List.of("job-r2"), seen, "job-r1 was committed during the revocation, so nobody runs it again");
-        assertEquals(2, committed());
+        return seen;
     }
 
     /**

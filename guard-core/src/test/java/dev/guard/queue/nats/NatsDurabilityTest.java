@@ -89,4 +89,20 @@ class NatsDurabilityTest {
         assertEquals(Verdict.KEPT, NatsDurability.judge("s", "jobs", StorageType.File, 3, "east", Duration.ZERO, -1, -1,
                 -1, DiscardPolicy.Old).verdict());
     }
+
+    /**
+     * A stream that allows per-message TTL (NATS 2.11; the machine's 2.9 has no such setting, so the
+     * verdict is read from the setting as jnats reports it).
+     */
+    @Test
+    void perMessageTtlCanExpireAHandedBackJob() {
+        Durability d = NatsDurability.judge("s", "jobs", StorageType.File, 1, null, Duration.ZERO, -1, -1, -1,
+                DiscardPolicy.Old, true);
+        assertEquals(Verdict.LOST_ON_RESTART, d.verdict(), d.render());
+        assertTrue(d.found().contains("per-message TTL allowed (allow_msg_ttl)"), d.found());
+        assertTrue(d.loses().contains("a job handed back, or waiting behind a backlog, expires unrun"), d.loses());
+        assertTrue(d.action().contains("without a Nats-TTL header"), d.action());
+        assertEquals(Verdict.KEPT, NatsDurability.judge("s", "jobs", StorageType.File, 1, null, Duration.ZERO, -1, -1, -1,
+                DiscardPolicy.Old, false).verdict());
+    }
 }

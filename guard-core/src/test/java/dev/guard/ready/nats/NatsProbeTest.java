@@ -101,6 +101,63 @@ class NatsProbeTest {
         }
     }
 
+    /**
+     * A consumer that must exist and deliver, on the machine's NATS (2.9: no pause there, so the
+     * paused case is {@link #aPausedConsumerIsNotReadyAndSaysUntilWhen} from the API's own fields).
+     */
+    @Test
+    void aRequiredConsumerIsMissingUntilCreatedThenDelivers() throws Exception {
+        String url = MachineServices.natsUrl();
+        String stream = MachineServices.uniqueName("GUARD_READY_C").replace('-', '_').toUpperCase();
+        try (Connection c = Nats.connect(url)) {
+            JetStreamManagement jsm = c.jetStreamManagement();
+            jsm.addStream(StreamConfiguration.builder().name(stream).subjects(stream.toLowerCase() + ".>")
+                    .storageType(StorageType.Memory).build());
+            Probe probe = Probes.forUrl(url + "?stream=" + stream + "&consumer=workers");
+            try {
+                ProbeResult missing = probe.check(Patience.REPLY);
+                assertEquals(ProbeState.MISSING, missing.state(), missing.toString());
+                assertEquals("JetStream consumer 'workers' of stream '" + stream + "' does not exist yet", missing.detail());
+                jsm.addOrUpdateConsumer(stream, io.nats.client.api.ConsumerConfiguration.builder().durable("workers")
+                        .ackPolicy(io.nats.client.api.AckPolicy.Explicit).build());
+                ProbeResult ready = probe.check(Patience.REPLY);
+                assertEquals(ProbeState.READY, ready.state(), ready.toString());
+                assertEquals("PING/PONG ok, stream '" + stream + "' exists, consumer 'workers' delivers", ready.detail());
+            } finally {
+                probe.close();
+                jsm.deleteStream(stream);
+            }
+        }
+    }
+
+    /**
+     * The consumer info a NATS 2.11 server sends for a paused consumer, with the fields the JetStream
+     * API reference names (https://docs.nats.io/reference/jetstream/api/consumer/pause and the consumer
+     * info: {@code paused}, {@code pause_remaining} in nanoseconds, {@code config.pause_until}), read by
+     * jnats as it reads the server's reply. No 2.11 server runs here (Debian has 2.9.10).
+     */
+    @Test
+    void aPausedConsumerIsNotReadyAndSaysUntilWhen() {
+        String reply = "{\"type\":\"io.nats.jetstream.api.v1.consumer_info_response\",\"stream_name\":\"JOBS\","
+                + "\"name\":\"workers\",\"created\":\"2026-12-06T20:00:00Z\","
+                + "\"config\":{\"durable_name\":\"workers\",\"ack_policy\":\"explicit\","
+                + "\"pause_until\":\"2026-12-07T09:00:00Z\"},"
+                + "\"delivered\":{\"consumer_seq\":0,\"stream_seq\":0},\"ack_floor\":{\"consumer_seq\":0,\"stream_seq\":0},"
+                + "\"num_ack_pending\":0,\"num_redelivered\":0,\"num_waiting\":0,\"num_pending\":12,"
+                + "\"paused\":true,\"pause_remaining\":3600000000000}";
+        io.nats.client.api.ConsumerInfo info = new io.nats.client.api.ConsumerInfo(
+                io.nats.client.support.JsonParser.parseUnchecked(reply));
+        assertEquals("JetStream consumer 'workers' of stream 'JOBS' is paused until 2026-12-07T09:00:00Z (3600 s from now):"
+                + " a worker bound to it receives nothing until then. Resume it with `nats consumer resume JOBS workers`"
+                + " (or JetStreamManagement.resumeConsumer)", JnatsProbe.pausedDetail("JOBS", info));
+        String unpaused = reply.replace("\"paused\":true,\"pause_remaining\":3600000000000", "\"paused\":false");
+        assertEquals(null, JnatsProbe.pausedDetail("JOBS", new io.nats.client.api.ConsumerInfo(
+                io.nats.client.support.JsonParser.parseUnchecked(unpaused))));
+        String before211 = reply.replace(",\"paused\":true,\"pause_remaining\":3600000000000", "");
+        assertEquals(null, JnatsProbe.pausedDetail("JOBS", new io.nats.client.api.ConsumerInfo(
+                io.nats.client.support.JsonParser.parseUnchecked(before211))), "a server before 2.11 sends no pause fields");
+    }
+
     @Test
     void wrongPasswordIsAuthWithoutRetryAndPasswordNeverPrinted() throws Exception {
         try (NatsServer nats = NatsServer.builder().user("worker", "right-pw").build().start()) {
