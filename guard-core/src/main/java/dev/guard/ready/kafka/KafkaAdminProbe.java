@@ -110,8 +110,7 @@ final class KafkaAdminProbe implements Probe {
             if (!anyOpen) {
                 return firstFailure;
             }
-            Duration left = timer.remaining(attemptTimeout);
-            int ms = (int) Math.max(1, left.toMillis());
+            int ms = left(timer, attemptTimeout);
             Admin a = admin(attemptTimeout);
             DescribeClusterResult cluster = a.describeCluster(new DescribeClusterOptions().timeoutMs(ms));
             Collection<Node> nodes = cluster.nodes().get(ms, TimeUnit.MILLISECONDS);
@@ -291,7 +290,7 @@ final class KafkaAdminProbe implements Probe {
 
     private String missing(Admin a, Timer timer, Duration attemptTimeout) {
         try {
-            var names = a.listTopics().names().get(Math.max(1, timer.remaining(attemptTimeout).toMillis()),
+            var names = a.listTopics().names().get(left(timer, attemptTimeout),
                     TimeUnit.MILLISECONDS);
             return topics.stream().filter(t -> !names.contains(t)).map(t -> "'" + t + "'")
                     .collect(Collectors.joining(", "));

@@ -50,20 +50,12 @@ class KafkaQueueConsumerProtocolTest extends KafkaQueueTest {
         String out = topic + ".done";
         admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(2))).all().get(60, TimeUnit.SECONDS);
         produceTo(1, "job-p1");
-        Map<String, Object> za = memberConfig();
-        za.put(ConsumerConfig.CLIENT_ID_CONFIG, "a-" + topic);
-        KafkaQueue a = KafkaQueue.builder(za, topic, group).pollTimeout(Duration.ofMillis(200))
-                .revocationWait(Duration.ofMillis(200)).idOf((value, key) -> value).build();
-        closing.add(a);
+        KafkaQueue a = member("a-" + topic, Duration.ofMillis(200));
         try (KafkaTransactions aDone = KafkaTransactions.of(a)) {
             KafkaJob held = fetch(a, Duration.ofSeconds(60));
             assertEquals("job-p1", held.id());
             CompletionStore.Claim aClaim = aDone.claim(held.id());
-            Map<String, Object> zb = memberConfig();
-            zb.put(ConsumerConfig.CLIENT_ID_CONFIG, "b-" + topic);
-            KafkaQueue b = KafkaQueue.builder(zb, topic, group).pollTimeout(Duration.ofMillis(200))
-                    .idOf((value, key) -> value).build();
-            closing.add(b);
+            KafkaQueue b = member("b-" + topic, null);
             try (KafkaTransactions bDone = KafkaTransactions.of(b)) {
                 assertEquals(1, partitionOf("b-" + topic), "the broker's assignor gave the joining member partition 1"
                         + " (the one whose job a holds); if a Kafka version chooses otherwise, this test must find"
@@ -94,18 +86,10 @@ class KafkaQueueConsumerProtocolTest extends KafkaQueueTest {
         admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(2))).all().get(60, TimeUnit.SECONDS);
         produceTo(1, "job-r1");
         produceTo(1, "job-r2");
-        Map<String, Object> za = memberConfig();
-        za.put(ConsumerConfig.CLIENT_ID_CONFIG, "a-" + topic);
-        KafkaQueue a = KafkaQueue.builder(za, topic, group).pollTimeout(Duration.ofMillis(200)).idOf((value, key) -> value)
-                .build();
-        closing.add(a);
+        KafkaQueue a = member("a-" + topic, null);
         KafkaJob held = fetch(a, Duration.ofSeconds(60));
         assertEquals("job-r1", held.id());
-        Map<String, Object> zb = memberConfig();
-        zb.put(ConsumerConfig.CLIENT_ID_CONFIG, "b-" + topic);
-        KafkaQueue b = KafkaQueue.builder(zb, topic, group).pollTimeout(Duration.ofMillis(200)).idOf((value, key) -> value)
-                .build(); // joins the group: partition 1 is revoked from a while a holds job-r1
-        closing.add(b);
+        KafkaQueue b = member("b-" + topic, null); // joins the group: partition 1 is revoked from a while a holds job-r1
         Thread.sleep(1500);
         a.ack(held); // finishes within the revocation wait
         List<String> seen = runUntil("job-r2", Duration.ofSeconds(30), a, b);

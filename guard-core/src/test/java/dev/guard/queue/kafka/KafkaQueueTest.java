@@ -93,8 +93,26 @@ class KafkaQueueTest {
     private KafkaQueue source(Map<String, Object> extra) {
         Map<String, Object> config = memberConfig();
         config.putAll(extra);
-        KafkaQueue q = KafkaQueue.builder(config, topic, group).pollTimeout(Duration.ofMillis(200))
-                .idOf((value, key) -> value).build();
+        return open(config, null);
+    }
+
+    /**
+     * A member with client id {@code clientId} (the classic range assignor orders members by it);
+     * {@code revocationWait} null for the queue's default.
+     */
+    KafkaQueue member(String clientId, Duration revocationWait) {
+        Map<String, Object> config = memberConfig();
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        return open(config, revocationWait);
+    }
+
+    private KafkaQueue open(Map<String, Object> config, Duration revocationWait) {
+        KafkaQueue.Builder b = KafkaQueue.builder(config, topic, group).pollTimeout(Duration.ofMillis(200))
+                .idOf((value, key) -> value);
+        if (revocationWait != null) {
+            b.revocationWait(revocationWait);
+        }
+        KafkaQueue q = b.build();
         closing.add(q);
         return q;
     }
@@ -307,21 +325,12 @@ class KafkaQueueTest {
     void aMemberWhosePartitionWasGivenAwayWritesNothing() throws Exception {
         String out = topic + ".done";
         produce("job-z1");
-        Map<String, Object> base = memberConfig();
         // the range assignor gives the one partition to the member whose id sorts first: "a-..." once it joins
-        Map<String, Object> za = new java.util.HashMap<>(base);
-        za.put(ConsumerConfig.CLIENT_ID_CONFIG, "z-" + topic);
-        KafkaQueue a = KafkaQueue.builder(za, topic, group).pollTimeout(Duration.ofMillis(200))
-                .revocationWait(Duration.ofMillis(200)).idOf((value, key) -> value).build();
-        closing.add(a);
+        KafkaQueue a = member("z-" + topic, Duration.ofMillis(200));
         try (KafkaTransactions aDone = KafkaTransactions.of(a)) {
             KafkaJob held = fetch(a, Duration.ofSeconds(60));
             dev.guard.drain.CompletionStore.Claim aClaim = aDone.claim(held.id());
-            Map<String, Object> ab = new java.util.HashMap<>(base);
-            ab.put(ConsumerConfig.CLIENT_ID_CONFIG, "a-" + topic);
-            KafkaQueue b = KafkaQueue.builder(ab, topic, group).pollTimeout(Duration.ofMillis(200))
-                    .idOf((value, key) -> value).build();
-            closing.add(b);
+            KafkaQueue b = member("a-" + topic, null);
             try (KafkaTransactions bDone = KafkaTransactions.of(b)) {
                 KafkaJob again = fetch(b, Duration.ofSeconds(60));
                 assertEquals("job-z1", again.id(), "the partition went to b, which reads from the committed offset");
