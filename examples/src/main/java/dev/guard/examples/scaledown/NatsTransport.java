@@ -136,7 +136,7 @@ final class NatsTransport implements Transport {
     static Sources sources(Connection connection) {
         return (mode, prefix, workerId, config) -> {
             JobSource<?> q = NatsQueue.builder(connection, stream(prefix), subject(prefix), DURABLE).declare(false)
-                    .ackWait(Duration.ofMillis(ACK_WAIT_MS)).pollTimeout(Worker.POLL).ackTimeout(config.safetyMargin())
+                    .ackWait(Duration.ofMillis(ACK_WAIT_MS)).pollTimeout(Worker.POLL).handBackTimeout(config.safetyMargin())
                     .idOf((payload, msgId) -> payload).build();
             return mode.acksOnReceipt() ? new AckOnReceipt<>(q) : q;
         };

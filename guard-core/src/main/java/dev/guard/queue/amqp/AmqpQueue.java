@@ -11,8 +11,9 @@ import dev.guard.drain.HandBackFailedException;
 import dev.guard.drain.JobOrigin;
 import dev.guard.drain.JobSource;
 import dev.guard.drain.SourceLostException;
+import dev.guard.queue.SourceBuilder;
+import dev.guard.queue.SourceOptions;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -64,9 +65,7 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
     private final String queue;
     private final String deadLetter;
     private final boolean quorum;
-    private final int maxInterruptions;
-    private final Duration pollTimeout;
-    private final Duration handBackTimeout;
+    private final SourceOptions options;
     private final BiFunction<String, String, String> idOf;
     private final Channel channel;
     private final Channel publisher;
@@ -82,9 +81,7 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
         this.queue = b.queue;
         this.deadLetter = b.deadLetter == null ? b.queue + ":dead" : b.deadLetter;
         this.quorum = b.quorum;
-        this.maxInterruptions = b.maxInterruptions;
-        this.pollTimeout = b.pollTimeout;
-        this.handBackTimeout = b.handBackTimeout;
+        this.options = b.options();
         this.idOf = b.idOf;
         this.channel = b.connection.createChannel();
         this.publisher = b.connection.createChannel();
@@ -161,7 +158,7 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
      */
     @Override
     public Optional<AmqpJob> fetch() {
-        long until = System.nanoTime() + pollTimeout.toNanos();
+        long until = System.nanoTime() + options.pollTimeout().toNanos();
         while (true) {
             if (lostBecause != null) {
                 throw new SourceLostException("RabbitMQ queue '" + queue + "': " + lostBecause + "; its unacked deliveries"
@@ -178,10 +175,10 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
                 return Optional.empty();
             }
             AmqpJob job = job(d);
-            if (job.interruptions() < maxInterruptions) {
+            if (!options.exhausted(job.interruptions())) {
                 return Optional.of(job);
             }
-            deadLetter(job, "interrupted " + job.interruptions() + " times (limit " + maxInterruptions + ")");
+            deadLetter(job, options.exhaustedReason(job.interruptions()));
             LOG.warn("guard amqp queue '{}': job {} was interrupted {} times and was moved to '{}'", queue, job.id(),
                     job.interruptions(), deadLetter);
         }
@@ -237,7 +234,7 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
             }
         } catch (IOException | TimeoutException | RuntimeException e) {
             throw new HandBackFailedException(job.id(), "hand-back of job " + job.id() + " to RabbitMQ queue '" + queue
-                    + "' did not complete within " + handBackTimeout.toMillis() + " ms (" + Redaction.maskText(String.valueOf(e))
+                    + "' did not complete within " + options.handBackTimeout().toMillis() + " ms (" + Redaction.maskText(String.valueOf(e))
                     + "); it stays unacked, and RabbitMQ requeues it when this connection closes", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -275,7 +272,7 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
             throws IOException, InterruptedException, TimeoutException {
         synchronized (publisher) {
             publisher.basicPublish("", routingKey, true, props, body);
-            publisher.waitForConfirmsOrDie(handBackTimeout.toMillis());
+            publisher.waitForConfirmsOrDie(options.handBackTimeout().toMillis());
         }
     }
 
@@ -344,16 +341,13 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
     }
 
     /** Mutable builder. */
-    public static final class Builder {
+    public static final class Builder extends SourceBuilder<Builder> {
         private final Connection connection;
         private final String queue;
         private String deadLetter;
         private boolean quorum;
         private boolean declare = true;
         private int prefetch = 1;
-        private int maxInterruptions = 3;
-        private Duration pollTimeout = Duration.ofSeconds(1);
-        private Duration handBackTimeout = Duration.ofSeconds(2);
         private String consumerName = "";
         private BiFunction<String, String, String> idOf = (payload, messageId) -> messageId;
 
@@ -392,24 +386,8 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
             return this;
         }
 
-        /** A job interrupted this many times is dead-lettered instead of handled (default 3). */
-        public Builder maxInterruptions(int max) {
-            if (max < 1) {
-                throw new IllegalArgumentException("maxInterruptions must be at least 1, was " + max);
-            }
-            this.maxInterruptions = max;
-            return this;
-        }
-
-        /** How long one fetch waits for a delivery (default 1 s). */
-        public Builder pollTimeout(Duration pollTimeout) {
-            this.pollTimeout = Objects.requireNonNull(pollTimeout, "pollTimeout");
-            return this;
-        }
-
-        /** Bound of a hand-back's or dead letter's publisher confirm (default 2 s). */
-        public Builder handBackTimeout(Duration handBackTimeout) {
-            this.handBackTimeout = Objects.requireNonNull(handBackTimeout, "handBackTimeout");
+        @Override
+        protected Builder self() {
             return this;
         }
 

@@ -6,6 +6,8 @@ import dev.guard.drain.HandBackFailedException;
 import dev.guard.drain.JobOrigin;
 import dev.guard.drain.JobSource;
 import dev.guard.drain.SourceLostException;
+import dev.guard.queue.SourceBuilder;
+import dev.guard.queue.SourceOptions;
 import io.nats.client.Connection;
 import io.nats.client.JetStream;
 import io.nats.client.JetStreamApiException;
@@ -68,9 +70,7 @@ public final class NatsQueue implements JobSource<NatsJob> {
     private final String deadSubject;
     private final String durable;
     private final Duration ackWait;
-    private final int maxInterruptions;
-    private final Duration pollTimeout;
-    private final Duration ackTimeout;
+    private final SourceOptions options;
     private final BiFunction<String, String, String> idOf;
     private final JetStreamSubscription subscription;
     private final ScheduledExecutorService progress;
@@ -83,9 +83,7 @@ public final class NatsQueue implements JobSource<NatsJob> {
         this.deadSubject = b.deadSubject == null ? b.subject + ".dead" : b.deadSubject;
         this.durable = b.durable;
         this.ackWait = b.ackWait;
-        this.maxInterruptions = b.maxInterruptions;
-        this.pollTimeout = b.pollTimeout;
-        this.ackTimeout = b.ackTimeout;
+        this.options = b.options();
         this.idOf = b.idOf;
         this.jetStream = connection.jetStream();
         if (b.declare) {
@@ -132,16 +130,16 @@ public final class NatsQueue implements JobSource<NatsJob> {
                     + " closed; unacked messages are delivered again after AckWait (" + ackWait.toMillis() + " ms)."
                     + " Action: restart the worker so it waits for NATS again");
         }
-        List<Message> messages = subscription.fetch(1, pollTimeout);
+        List<Message> messages = subscription.fetch(1, options.pollTimeout());
         for (Message m : messages) {
             NatsJob job = job(m);
-            if (job.interruptions() < maxInterruptions) {
+            if (!options.exhausted(job.interruptions())) {
                 long seq = job.streamSequence();
                 long period = Math.max(1, ackWait.toMillis() / 3);
                 inHand.put(seq, progress.scheduleAtFixedRate(m::inProgress, period, period, TimeUnit.MILLISECONDS));
                 return Optional.of(job);
             }
-            deadLetter(job, "interrupted " + job.interruptions() + " times (limit " + maxInterruptions + ")");
+            deadLetter(job, options.exhaustedReason(job.interruptions()));
             LOG.warn("guard nats queue '{}': job {} was interrupted {} times and was moved to '{}'", subject, job.id(),
                     job.interruptions(), deadSubject);
         }
@@ -184,10 +182,10 @@ public final class NatsQueue implements JobSource<NatsJob> {
     public void ack(NatsJob job) {
         stopProgress(job);
         try {
-            job.message.ackSync(ackTimeout);
+            job.message.ackSync(options.handBackTimeout());
         } catch (java.util.concurrent.TimeoutException | RuntimeException e) {
             throw new IllegalStateException("guard nats queue '" + subject + "': ack of job " + job.id() + " not confirmed"
-                    + " within " + ackTimeout.toMillis() + " ms (" + Redaction.maskText(String.valueOf(e)) + "); it may be"
+                    + " within " + options.handBackTimeout().toMillis() + " ms (" + Redaction.maskText(String.valueOf(e)) + "); it may be"
                     + " delivered again after AckWait and run twice (results must be idempotent)", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -201,10 +199,10 @@ public final class NatsQueue implements JobSource<NatsJob> {
         stopProgress(job);
         try {
             job.message.nak();
-            connection.flush(ackTimeout);
+            connection.flush(options.handBackTimeout());
         } catch (java.util.concurrent.TimeoutException | RuntimeException e) {
             throw new HandBackFailedException(job.id(), "hand-back (nak) of job " + job.id() + " to NATS consumer '"
-                    + durable + "' not flushed within " + ackTimeout.toMillis() + " ms (" + Redaction.maskText(String.valueOf(e))
+                    + durable + "' not flushed within " + options.handBackTimeout().toMillis() + " ms (" + Redaction.maskText(String.valueOf(e))
                     + "); the server delivers it again after AckWait (" + ackWait.toMillis() + " ms)", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -234,7 +232,7 @@ public final class NatsQueue implements JobSource<NatsJob> {
         headers.put("guard.interruptions", Long.toString(job.interruptions()));
         try {
             jetStream.publish(NatsMessage.builder().subject(deadSubject).headers(headers).data(job.message.getData()).build());
-            job.message.ackSync(ackTimeout);
+            job.message.ackSync(options.handBackTimeout());
         } catch (IOException | JetStreamApiException | java.util.concurrent.TimeoutException | RuntimeException e) {
             throw new IllegalStateException("guard nats queue '" + subject + "': job " + job.id() + " could not be moved to '"
                     + deadSubject + "' (" + Redaction.maskText(String.valueOf(e)) + "); unacked, it is delivered again after"
@@ -280,7 +278,7 @@ public final class NatsQueue implements JobSource<NatsJob> {
     }
 
     /** Mutable builder. */
-    public static final class Builder {
+    public static final class Builder extends SourceBuilder<Builder> {
         private final Connection connection;
         private final String stream;
         private final String subject;
@@ -288,9 +286,6 @@ public final class NatsQueue implements JobSource<NatsJob> {
         private String deadSubject;
         private boolean declare = true;
         private Duration ackWait = Duration.ofSeconds(30);
-        private int maxInterruptions = 3;
-        private Duration pollTimeout = Duration.ofSeconds(1);
-        private Duration ackTimeout = Duration.ofSeconds(2);
         private BiFunction<String, String, String> idOf = (payload, msgId) -> msgId;
 
         Builder(Connection connection, String stream, String subject, String durable) {
@@ -324,24 +319,8 @@ public final class NatsQueue implements JobSource<NatsJob> {
             return this;
         }
 
-        /** A job interrupted this many times is dead-lettered instead of handled (default 3). */
-        public Builder maxInterruptions(int max) {
-            if (max < 1) {
-                throw new IllegalArgumentException("maxInterruptions must be at least 1, was " + max);
-            }
-            this.maxInterruptions = max;
-            return this;
-        }
-
-        /** How long one fetch waits (default 1 s). */
-        public Builder pollTimeout(Duration pollTimeout) {
-            this.pollTimeout = Objects.requireNonNull(pollTimeout, "pollTimeout");
-            return this;
-        }
-
-        /** Bound of a confirmed ack, a nak's flush, a dead letter's publish (default 2 s). */
-        public Builder ackTimeout(Duration ackTimeout) {
-            this.ackTimeout = Objects.requireNonNull(ackTimeout, "ackTimeout");
+        @Override
+        protected Builder self() {
             return this;
         }
 

@@ -4,6 +4,7 @@ import dev.guard.GuardLog;
 import dev.guard.drain.HandBackFailedException;
 import dev.guard.drain.JobOrigin;
 import dev.guard.drain.JobSource;
+import dev.guard.queue.SourceOptions;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.LMoveArgs;
 import io.lettuce.core.RedisClient;
@@ -54,9 +55,7 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
     private final String processing;
     private final String lease;
     private final Duration leaseTtl;
-    private final Duration pollTimeout;
-    private final Duration handBackTimeout;
-    private final int maxInterruptions;
+    private final SourceOptions options;
     private final Function<String, String> idOf;
     private final AbstractRedisClient client;
     private final ListReaper.Builder reaperSpec;
@@ -89,13 +88,11 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
         this.processing = keys.processing(workerId);
         this.lease = keys.lease(workerId);
         this.leaseTtl = b.leaseTtl;
-        this.pollTimeout = b.pollTimeout;
-        this.handBackTimeout = b.handBackTimeout;
-        this.maxInterruptions = b.maxInterruptions;
+        this.options = b.options();
         this.idOf = b.idOf;
         this.strandCheckEvery = b.strandCheckEvery;
         this.client = b.client;
-        this.reaperSpec = new ListReaper.Builder(b.client, b.queue).maxInterruptions(b.maxInterruptions).onReap(b.onReap);
+        this.reaperSpec = new ListReaper.Builder(b.client, b.queue).maxInterruptions(options.maxInterruptions()).onReap(b.onReap);
         if (b.deadLetter != null) {
             reaperSpec.deadLetter(b.deadLetter);
         }
@@ -235,7 +232,7 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
         String payload;
         try {
             payload = connection.sync().blmove(keys.queue, processing, LMoveArgs.Builder.rightLeft(),
-                    Redis.seconds(pollTimeout));
+                    Redis.seconds(options.pollTimeout()));
         } catch (RuntimeException e) {
             suspect = true; // the move may have happened with its reply lost: the job is in the list, not in hand
             throw e;
@@ -268,7 +265,7 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
             return;
         }
         List<String> args = new java.util.ArrayList<>();
-        args.add(Integer.toString(maxInterruptions));
+        args.add(Integer.toString(options.maxInterruptions()));
         synchronized (held) {
             held.forEach((payload, n) -> {
                 for (int i = 0; i < n; i++) {
@@ -285,7 +282,7 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
                 LOG.warn("guard crash-safe queue '{}': {} job(s) in {} were not in this worker's hands (an ack or a move"
                         + " that failed, or was lost in a failover): {} returned to the queue, {} dead-lettered at {}"
                         + " interruptions; they may run twice", keys.queue, r.get(0) + r.get(1), processing, r.get(0),
-                        r.get(1), maxInterruptions);
+                        r.get(1), options.maxInterruptions());
             }
         } catch (RuntimeException e) {
             suspect = true;
@@ -365,10 +362,10 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
         try {
             Long r = Redis.await(connection.async().eval(ListKeys.HAND_BACK, ScriptOutputType.INTEGER,
                     new String[] {processing, keys.queue, keys.interruptions, keys.dead},
-                    job.payload(), Integer.toString(maxInterruptions)), handBackTimeout);
+                    job.payload(), Integer.toString(options.maxInterruptions())), options.handBackTimeout());
             if (r == 2) {
                 LOG.warn("guard crash-safe queue '{}': job {} reached {} interruptions and was moved to '{}'",
-                        keys.queue, job.id(), maxInterruptions, keys.dead);
+                        keys.queue, job.id(), options.maxInterruptions(), keys.dead);
             } else if (r == 0) {
                 LOG.warn("guard crash-safe queue '{}': job {} was no longer in {} at hand-back (a reaper returned it)",
                         keys.queue, job.id(), processing);
@@ -379,7 +376,7 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
             }
             suspect = true;
             throw new HandBackFailedException(job.id(), "hand-back of job " + job.id() + " from " + processing + " to '"
-                    + keys.queue + "' did not complete within " + handBackTimeout.toMillis() + " ms (" + Redis.describe(e)
+                    + keys.queue + "' did not complete within " + options.handBackTimeout().toMillis() + " ms (" + Redis.describe(e)
                     + "); the job stays in the processing list and goes back to the queue at this worker's next fetch once Redis"
                     + " answers again, or by a reaper once the lease expires", e);
         }
@@ -473,16 +470,15 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
         private String workerId;
         private Duration leaseTtl = Duration.ofSeconds(3);
         private Duration reapEvery = Duration.ofSeconds(1);
-        private int maxInterruptions = 3;
         private Consumer<ReapResult> onReap = r -> { };
         private Duration strandCheckEvery = Duration.ofSeconds(30);
 
         Builder(AbstractRedisClient client, String queue) {
-            super(client, queue, "queue");
+            super(client, queue, "queue", null);
         }
 
         @Override
-        Builder self() {
+        protected Builder self() {
             return this;
         }
 
@@ -508,15 +504,6 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
         /** How often this worker's embedded reaper runs (default 1 s); {@link Duration#ZERO} runs none. */
         public Builder reapEvery(Duration reapEvery) {
             this.reapEvery = Objects.requireNonNull(reapEvery, "reapEvery");
-            return this;
-        }
-
-        /** A job interrupted this many times (reaped or handed back) is dead-lettered (default 3). */
-        public Builder maxInterruptions(int max) {
-            if (max < 1) {
-                throw new IllegalArgumentException("maxInterruptions must be at least 1, was " + max);
-            }
-            this.maxInterruptions = max;
             return this;
         }
 

@@ -3,10 +3,10 @@ package dev.guard.queue.redis;
 import dev.guard.drain.HandBackFailedException;
 import dev.guard.drain.JobOrigin;
 import dev.guard.drain.JobSource;
+import dev.guard.queue.SourceOptions;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
@@ -22,8 +22,7 @@ public final class FallbackListQueue implements JobSource<RedisJob> {
     private final String queue;
     private final String fallback;
     private final String deadLetter;
-    private final Duration pollTimeout;
-    private final Duration handBackTimeout;
+    private final SourceOptions options;
     private final Function<String, String> idOf;
     private final RedisClient client;
     /** Opened at the first fetch: building the queue sends no command. */
@@ -34,8 +33,7 @@ public final class FallbackListQueue implements JobSource<RedisJob> {
         this.queue = b.queue;
         this.fallback = b.fallback == null ? b.queue + ":fallback" : b.fallback;
         this.deadLetter = b.deadLetter == null ? b.queue + ":dead" : b.deadLetter;
-        this.pollTimeout = b.pollTimeout;
-        this.handBackTimeout = b.handBackTimeout;
+        this.options = b.options();
         this.idOf = b.idOf;
         this.client = (RedisClient) b.client;
     }
@@ -72,7 +70,7 @@ public final class FallbackListQueue implements JobSource<RedisJob> {
 
     @Override
     public Optional<RedisJob> fetch() {
-        KeyValue<String, String> kv = connection().sync().brpop(Redis.seconds(pollTimeout), fallback, queue);
+        KeyValue<String, String> kv = connection().sync().brpop(Redis.seconds(options.pollTimeout()), fallback, queue);
         if (kv == null || !kv.hasValue()) {
             return Optional.empty();
         }
@@ -89,13 +87,13 @@ public final class FallbackListQueue implements JobSource<RedisJob> {
     @Override
     public void handBack(RedisJob job) throws HandBackFailedException {
         try {
-            Redis.await(connection().async().lpush(fallback, job.payload()), handBackTimeout);
+            Redis.await(connection().async().lpush(fallback, job.payload()), options.handBackTimeout());
         } catch (Exception e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
             throw new HandBackFailedException(job.id(), "LPUSH of job " + job.id() + " to fallback list '" + fallback
-                    + "' did not complete within " + handBackTimeout.toMillis() + " ms (" + Redis.describe(e) + ")", e);
+                    + "' did not complete within " + options.handBackTimeout().toMillis() + " ms (" + Redis.describe(e) + ")", e);
         }
     }
 
@@ -135,11 +133,13 @@ public final class FallbackListQueue implements JobSource<RedisJob> {
         private String fallback;
 
         Builder(RedisClient client, String queue) {
-            super(client, queue, "queue");
+            super(client, queue, "queue", "a list queue with a fallback list keeps no count of a job's"
+                    + " interruptions (a hand-back pushes the payload to the fallback list as it is); use CrashSafeListQueue or"
+                    + " StreamQueue for a limit");
         }
 
         @Override
-        Builder self() {
+        protected Builder self() {
             return this;
         }
 

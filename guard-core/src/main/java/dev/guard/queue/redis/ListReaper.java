@@ -1,6 +1,7 @@
 package dev.guard.queue.redis;
 
 import dev.guard.GuardLog;
+import dev.guard.queue.SourceOptions;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
@@ -140,10 +141,7 @@ public final class ListReaper implements AutoCloseable {
 
         /** A job interrupted this many times is dead-lettered at that interruption (default 3). */
         public Builder maxInterruptions(int max) {
-            if (max < 1) {
-                throw new IllegalArgumentException("maxInterruptions must be at least 1, was " + max);
-            }
-            this.maxInterruptions = max;
+            this.maxInterruptions = SourceOptions.checkMaxInterruptions(max);
             return this;
         }
 

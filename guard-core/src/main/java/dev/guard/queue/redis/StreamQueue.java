@@ -4,6 +4,7 @@ import dev.guard.GuardLog;
 import dev.guard.drain.HandBackFailedException;
 import dev.guard.drain.JobOrigin;
 import dev.guard.drain.JobSource;
+import dev.guard.queue.SourceOptions;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.Consumer;
 import io.lettuce.core.Limit;
@@ -68,9 +69,7 @@ public final class StreamQueue implements JobSource<RedisJob> {
     private final String deadLetter;
     private final String field;
     private final Duration claimMinIdle;
-    private final Duration pollTimeout;
-    private final Duration handBackTimeout;
-    private final int maxInterruptions;
+    private final SourceOptions options;
     private final boolean deleteOnAck;
     private final Function<String, String> idOf;
     private final AbstractRedisClient client;
@@ -98,9 +97,7 @@ public final class StreamQueue implements JobSource<RedisJob> {
         this.deadLetter = b.deadLetter == null ? b.queue + ":dead" : b.deadLetter;
         this.field = b.field;
         this.claimMinIdle = b.claimMinIdle;
-        this.pollTimeout = b.pollTimeout;
-        this.handBackTimeout = b.handBackTimeout;
-        this.maxInterruptions = b.maxInterruptions;
+        this.options = b.options();
         this.deleteOnAck = b.deleteOnAck;
         this.idOf = b.idOf;
         this.client = b.client;
@@ -175,7 +172,7 @@ public final class StreamQueue implements JobSource<RedisJob> {
             return Optional.of(next);
         }
         List<StreamMessage<String, String>> read = connection.sync().xreadgroup(consumer,
-                XReadArgs.Builder.count(1).block(pollTimeout), XReadArgs.StreamOffset.lastConsumed(stream));
+                XReadArgs.Builder.count(1).block(options.pollTimeout()), XReadArgs.StreamOffset.lastConsumed(stream));
         if (read == null || read.isEmpty()) {
             return Optional.empty();
         }
@@ -198,7 +195,7 @@ public final class StreamQueue implements JobSource<RedisJob> {
                 connection.sync().xack(stream, group, m.getId());
                 continue;
             }
-            if (deliveries - 1 >= maxInterruptions) {
+            if (options.exhausted(deliveries - 1)) {
                 deadLetter(m, deliveries);
                 continue;
             }
@@ -219,7 +216,7 @@ public final class StreamQueue implements JobSource<RedisJob> {
         body.put("guard.source", stream);
         body.put("guard.entry", m.getId());
         body.put("guard.deliveries", Long.toString(deliveries));
-        body.put("guard.reason", "interrupted " + (deliveries - 1) + " times (limit " + maxInterruptions + ")");
+        body.put("guard.reason", options.exhaustedReason(deliveries - 1));
         connection.sync().xadd(deadLetter, body);
         ack(m.getId());
         deadLettered++;
@@ -325,13 +322,13 @@ public final class StreamQueue implements JobSource<RedisJob> {
         settle();
         try {
             Redis.await(connection.async().xclaim(stream, consumer,
-                    XClaimArgs.Builder.minIdleTime(0).idle(claimMinIdle).justid(), job.entryId()), handBackTimeout);
+                    XClaimArgs.Builder.minIdleTime(0).idle(claimMinIdle).justid(), job.entryId()), options.handBackTimeout());
         } catch (Exception e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
             throw new HandBackFailedException(job.id(), "hand-back (XCLAIM IDLE) of job " + job.id() + ", entry "
-                    + job.entryId() + " in stream '" + stream + "' did not complete within " + handBackTimeout.toMillis()
+                    + job.entryId() + " in stream '" + stream + "' did not complete within " + options.handBackTimeout().toMillis()
                     + " ms (" + Redis.describe(e) + "); the entry stays pending and is claimed after "
                     + claimMinIdle.toMillis() + " ms idle", e);
         }
@@ -401,16 +398,15 @@ public final class StreamQueue implements JobSource<RedisJob> {
         private String consumer;
         private String field = "job";
         private Duration claimMinIdle = Duration.ofSeconds(30);
-        private int maxInterruptions = 3;
         private boolean deleteOnAck = true;
 
         Builder(AbstractRedisClient client, String stream, String group) {
-            super(client, stream, "stream");
+            super(client, stream, "stream", null);
             this.group = Objects.requireNonNull(group, "group");
         }
 
         @Override
-        Builder self() {
+        protected Builder self() {
             return this;
         }
 
@@ -432,15 +428,6 @@ public final class StreamQueue implements JobSource<RedisJob> {
          */
         public Builder claimMinIdle(Duration claimMinIdle) {
             this.claimMinIdle = Objects.requireNonNull(claimMinIdle, "claimMinIdle");
-            return this;
-        }
-
-        /** An entry interrupted this many times is dead-lettered at its next claim (default 3). */
-        public Builder maxInterruptions(int max) {
-            if (max < 1) {
-                throw new IllegalArgumentException("maxInterruptions must be at least 1, was " + max);
-            }
-            this.maxInterruptions = max;
             return this;
         }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.guard.drain.HandBackFailedException;
+import dev.guard.queue.SourceOptions;
 import dev.guard.testing.TcpProxy;
 import io.lettuce.core.Range;
 import io.lettuce.core.RedisClient;
@@ -115,8 +116,9 @@ class FailAndHandBackTest {
 
     @Test
     void crashSafeHandBackReturnsTheJobNextAndDeadLettersItAtTheLimit() throws Exception {
-        try (CrashSafeListQueue q = CrashSafeListQueue.builder(client, queue).pollTimeout(Duration.ofMillis(100))
-                .maxInterruptions(2).reapEvery(Duration.ZERO).build()) {
+        SourceOptions options = SourceOptions.DEFAULTS.withPollTimeout(Duration.ofMillis(100)).withMaxInterruptions(2);
+        try (CrashSafeListQueue q = CrashSafeListQueue.builder(client, queue).options(options)
+                .reapEvery(Duration.ZERO).build()) {
             redis.lpush(queue, "job-c3", "job-c4");
             RedisJob job = fetch(q::fetch);
             assertEquals("job-c3", job.id());
