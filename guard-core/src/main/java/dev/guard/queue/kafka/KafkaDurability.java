@@ -32,8 +32,8 @@ final class KafkaDurability {
 
     private KafkaDurability() {}
 
-    static Durability of(Map<String, Object> clientConfig, String topic) {
-        String broker = "kafka topic '" + topic + "'";
+    /** An admin client's settings from a queue's client settings (bootstrap, security), with short bounds. */
+    static Map<String, Object> adminConfig(Map<String, Object> clientConfig) {
         Map<String, Object> ac = new HashMap<>();
         clientConfig.forEach((k, v) -> {
             if (AdminClientConfig.configNames().contains(k)) {
@@ -42,7 +42,12 @@ final class KafkaDurability {
         });
         ac.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
         ac.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TimeUnit.SECONDS.toMillis(ASK_SECONDS));
-        try (Admin admin = Admin.create(ac)) {
+        return ac;
+    }
+
+    static Durability of(Map<String, Object> clientConfig, String topic) {
+        String broker = "kafka topic '" + topic + "'";
+        try (Admin admin = Admin.create(adminConfig(clientConfig))) {
             int brokers = admin.describeCluster().nodes().get(ASK_SECONDS, TimeUnit.SECONDS).size();
             TopicDescription t = admin.describeTopics(List.of(topic)).allTopicNames().get(ASK_SECONDS, TimeUnit.SECONDS)
                     .get(topic);

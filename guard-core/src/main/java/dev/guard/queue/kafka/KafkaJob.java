@@ -2,6 +2,8 @@ package dev.guard.queue.kafka;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import java.util.function.BiFunction;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 
 /** One record taken from a Kafka topic partition: its id, value, and coordinates. */
@@ -13,14 +15,43 @@ public final class KafkaJob {
     private final String key;
     private final byte[] value;
     final long generation;
+    private final int deliveries;
 
     KafkaJob(String id, TopicPartition partition, long offset, String key, byte[] value, long generation) {
+        this(id, partition, offset, key, value, generation, 0);
+    }
+
+    KafkaJob(String id, TopicPartition partition, long offset, String key, byte[] value, long generation, int deliveries) {
         this.id = Objects.requireNonNull(id, "id");
         this.partition = partition;
         this.offset = offset;
         this.key = key;
         this.value = value == null ? new byte[0] : value;
         this.generation = generation;
+        this.deliveries = deliveries;
+    }
+
+    /**
+     * A job read from {@code r}: its id from {@code idOf(value text, key)}, else the key, else
+     * topic-partition@offset.
+     */
+    static KafkaJob of(ConsumerRecord<String, byte[]> r, BiFunction<String, String, String> idOf, long generation,
+            int deliveries) {
+        String text = r.value() == null ? "" : new String(r.value(), StandardCharsets.UTF_8);
+        String id = idOf.apply(text, r.key());
+        if (id == null || id.isBlank()) {
+            id = r.key() != null ? r.key() : r.topic() + "-" + r.partition() + "@" + r.offset();
+        }
+        return new KafkaJob(id, new TopicPartition(r.topic(), r.partition()), r.offset(), r.key(), r.value(), generation,
+                deliveries);
+    }
+
+    /**
+     * How many times the broker has delivered this record, this delivery included: a share group's
+     * delivery count (KIP-932); 0 where the group protocol keeps none (a consumer group).
+     */
+    public int deliveries() {
+        return deliveries;
     }
 
     public String id() {
@@ -59,6 +90,6 @@ public final class KafkaJob {
 
     @Override
     public String toString() {
-        return "KafkaJob{id=" + id + ", " + partition + "@" + offset + "}";
+        return "KafkaJob{id=" + id + ", " + partition + "@" + offset + (deliveries > 0 ? ", delivery " + deliveries : "") + "}";
     }
 }

@@ -156,10 +156,16 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
 
     /** The queue's client settings without the consumer's own (bootstrap, security, client id...): a producer's base. */
     Map<String, Object> producerConfig() {
-        Map<String, Object> p = new HashMap<>(clientConfig);
+        return producerBase(clientConfig);
+    }
+
+    /** {@code config} without the settings only a consumer (of either kind of group) takes. */
+    static Map<String, Object> producerBase(Map<String, Object> config) {
+        Map<String, Object> p = new HashMap<>(config);
         p.keySet().removeIf(k -> k.startsWith("group.") || k.startsWith("auto.") || k.startsWith("max.poll")
                 || k.startsWith("session.") || k.startsWith("heartbeat.") || k.startsWith("enable.auto")
-                || k.startsWith("fetch.") || k.startsWith("isolation.") || k.startsWith("partition.assignment"));
+                || k.startsWith("fetch.") || k.startsWith("isolation.") || k.startsWith("partition.assignment")
+                || k.startsWith("share."));
         return p;
     }
 
@@ -206,7 +212,7 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
                 }
                 for (ConsumerRecord<String, byte[]> r : consumer.poll(POLL)) {
                     TopicPartition tp = new TopicPartition(r.topic(), r.partition());
-                    ready.add(job(r, epochs.getOrDefault(tp, 0L))); // read after the poll, whose rebalance may bump it
+                    ready.add(KafkaJob.of(r, idOf, epochs.getOrDefault(tp, 0L), 0)); // read after the poll, whose rebalance may bump it
                 }
                 commands.addAll(afterPoll);
                 afterPoll.clear();
@@ -226,15 +232,6 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
                 LOG.warn("guard kafka queue '{}': consumer close: {}", topic, e.toString());
             }
         }
-    }
-
-    private KafkaJob job(ConsumerRecord<String, byte[]> r, long gen) {
-        String text = r.value() == null ? "" : new String(r.value(), StandardCharsets.UTF_8);
-        String id = idOf.apply(text, r.key());
-        if (id == null || id.isBlank()) {
-            id = r.key() != null ? r.key() : r.topic() + "-" + r.partition() + "@" + r.offset();
-        }
-        return new KafkaJob(id, new TopicPartition(r.topic(), r.partition()), r.offset(), r.key(), r.value(), gen);
     }
 
     /** Runs {@code action} on the poll thread and waits for it. */

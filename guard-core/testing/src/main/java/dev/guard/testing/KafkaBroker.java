@@ -148,6 +148,7 @@ public final class KafkaBroker extends LocalServer<KafkaBroker> {
                 "transaction.state.log.num.partitions=1",
                 "share.coordinator.state.topic.replication.factor=" + rf,
                 "share.coordinator.state.topic.min.isr=" + Math.min(rf, 2),
+                "share.coordinator.state.topic.num.partitions=1",
                 "default.replication.factor=" + rf,
                 "min.insync.replicas=" + Math.min(rf, 2),
                 "group.initial.rebalance.delay.ms=0",
