@@ -31,13 +31,15 @@ import org.slf4j.Logger;
  * connection drops, which is the crash recovery (no lease, no reaper).
  *
  * <ul>
- *   <li><b>Hand-back</b> on a quorum queue: {@code basic.nack(requeue=true)}, and the broker
- *       counts it in {@code x-delivery-count} like a crash. On a classic queue, which counts
+ *   <li><b>Hand-back</b> on a quorum queue: {@code basic.reject(requeue=true)}, and the broker
+ *       counts it in {@code x-delivery-count} like a crash, on every version: RabbitMQ 4.3 counts a
+ *       reject and not a nack (its quorum queue guide, "When is delivery count incremented?"), 3.x
+ *       and 4.0-4.2 count every return. On a classic queue, which counts
  *       nothing but a {@code redelivered} flag, the job is republished to the queue with
  *       {@value #INTERRUPTIONS_HEADER} incremented (publisher-confirmed), then acked: it goes to
  *       the back of the queue.</li>
  *   <li><b>Interruptions</b>: {@code x-delivery-count} on quorum queues (hand-backs and crashes
- *       alike); on classic queues the header plus one when {@code redelivered} is set (a crash
+ *       alike; from 4.3 not a return after a consumer timeout, which the guide's table does not count); on classic queues the header plus one when {@code redelivered} is set (a crash
  *       counts once at most: use a quorum queue where a job may kill its worker again and again).
  *       A delivery interrupted {@code maxInterruptions} times (default 3) is not given to the
  *       handler: it is published to the dead-letter queue with the reason and acked.</li>
@@ -87,19 +89,105 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
         this.publisher = b.connection.createChannel();
         try {
             publisher.confirmSelect();
+            Map<String, Object> quorumArgs = quorum ? Map.of("x-queue-type", "quorum") : null;
+            if (quorum) {
+                checkQuorumQueue(b.connection, b.declare);
+            } else if (b.declare) {
+                channel.queueDeclare(queue, true, false, false, null);
+            }
             if (b.declare) {
-                Map<String, Object> args = quorum ? Map.of("x-queue-type", "quorum") : null;
-                channel.queueDeclare(queue, true, false, false, args);
-                declareDeadLetter(b.connection, args);
+                declareDeadLetter(b.connection, quorumArgs);
             }
             channel.basicQos(b.prefetch);
             channel.addShutdownListener(this::lost);
             this.consumerTag = channel.basicConsume(queue, false, b.consumerName,
                     (tag, delivery) -> buffer.add(delivery),
-                    tag -> lostBecause = "the broker cancelled the consumer of '" + queue + "' (queue deleted?)");
+                    tag -> lostBecause = "the broker cancelled the consumer of '" + queue + "': the queue was deleted,"
+                            + " or, on RabbitMQ 4.3 and later, a job was held longer than the queue's consumer timeout"
+                            + " (RabbitMQ's quorum queue guide: \"The consumer is cancelled (if the client supports the"
+                            + " consumer_cancel_notify capability)\"; not run here, RabbitMQ 4 is not on this machine)");
         } catch (IOException | RuntimeException e) {
             closeQuietly();
             throw e;
+        }
+    }
+
+    /**
+     * A quorum queue's delivery limit and dead-letter target against guard's interruption limit,
+     * so that the broker never drops a job guard would dead-letter. RabbitMQ's quorum queue guide,
+     * "Poison Message Handling": "When a message has been redelivered more times than the limit the
+     * message will be dropped (removed) or dead-lettered (if a DLX is configured)", and since 4.0
+     * "the delivery limit for quorum queues defaults to 20". Seen here on 3.10.8 with
+     * {@code x-delivery-limit} 2: deliveries with {@code x-delivery-count} 0, 1 and 2, then none;
+     * guard dead-letters the delivery whose count reaches {@code maxInterruptions}, so the limit must
+     * be at least that. A missing queue is declared (with {@code declare}) with the dead-letter queue
+     * as its dead-letter target, so that anything the broker itself drops lands there too; an
+     * existing one is read ({@link AmqpQueueArgs}), not declared again with other arguments.
+     */
+    private void checkQuorumQueue(Connection connection, boolean declare) throws IOException {
+        AmqpQueueArgs.Result found = AmqpQueueArgs.read(connection, queue, Map.of("x-queue-type", "quorum"));
+        if (!found.exists()) {
+            if (!declare) {
+                throw new IOException("queue '" + queue + "' does not exist and the source was built with declare(false)");
+            }
+            channel.queueDeclare(queue, true, false, false, Map.of("x-queue-type", "quorum",
+                    "x-dead-letter-exchange", "", "x-dead-letter-routing-key", deadLetter));
+            LOG.info("guard amqp queue '{}': declared a quorum queue whose dead-letter target is '{}'", queue, deadLetter);
+            return;
+        }
+        if (found.mismatch() != null) {
+            throw new IllegalStateException("guard amqp queue '" + queue + "' was built as a quorum queue (quorum(true)), but"
+                    + " RabbitMQ has it otherwise: " + found.mismatch().text() + ". A classic queue keeps no delivery count,"
+                    + " so guard would count interruptions wrongly. Action: build the source with quorum(false), or"
+                    + " re-create the queue with x-queue-type quorum");
+        }
+        String version = serverVersion(connection);
+        Object limitArg = found.args().get("x-delivery-limit");
+        long limit;
+        String limitFrom;
+        if (limitArg instanceof Number n) {
+            limit = n.longValue();
+            limitFrom = "x-delivery-limit " + limit;
+        } else if (majorVersion(version) >= 4) {
+            limit = 20;
+            limitFrom = "RabbitMQ 4's default for quorum queues (no x-delivery-limit)";
+        } else {
+            limit = -1;
+            limitFrom = "none on RabbitMQ " + version + " without x-delivery-limit";
+        }
+        Object dlx = found.args().get("x-dead-letter-exchange");
+        LOG.info("guard amqp queue '{}': quorum queue on RabbitMQ {}; delivery limit: {}; dead-letter exchange: {};"
+                + " guard dead-letters at {} interruptions. A policy's delivery-limit or dead-letter-exchange is not"
+                + " visible over AMQP (rabbitmqctl list_queues name effective_policy_definition shows it)", queue, version,
+                limitFrom, dlx == null ? "none" : "'" + dlx + "'", options.maxInterruptions());
+        if (limit < 0 || limit >= options.maxInterruptions()) {
+            return;
+        }
+        if (dlx != null) {
+            LOG.warn("guard amqp queue '{}': RabbitMQ dead-letters a job to exchange '{}' after {} interruptions ({}),"
+                    + " before guard's limit of {}: it arrives there without guard's reason. Action: maxInterruptions({})"
+                    + " or a higher x-delivery-limit", queue, dlx, limit, limitFrom, options.maxInterruptions(), limit);
+            return;
+        }
+        throw new IllegalStateException("guard amqp queue '" + queue + "': RabbitMQ drops a job interrupted more than "
+                + limit + " times (" + limitFrom + ", no dead-letter exchange), before guard dead-letters it at "
+                + options.maxInterruptions() + ": a job interrupted that often would vanish without a trace. Action:"
+                + " maxInterruptions(" + Math.max(1, limit) + ") or less, or a higher delivery limit, or a dead-letter"
+                + " exchange on the queue (policy dead-letter-exchange, or x-dead-letter-exchange when it is declared)");
+    }
+
+    static String serverVersion(Connection connection) {
+        Object v = connection.getServerProperties() == null ? null : connection.getServerProperties().get("version");
+        return v == null ? "(version not told)" : v.toString();
+    }
+
+    /** The major version of "3.10.8" or "4.1.0-rc.1"; 0 when unknown. */
+    static int majorVersion(String version) {
+        int dot = version.indexOf('.');
+        try {
+            return Integer.parseInt(dot < 0 ? version : version.substring(0, dot));
+        } catch (NumberFormatException e) {
+            return 0;
         }
     }
 
@@ -146,8 +234,25 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
 
     private void lost(ShutdownSignalException cause) {
         if (lostBecause == null && !cause.isInitiatedByApplication()) {
-            lostBecause = Redaction.maskText(String.valueOf(cause.getReason() != null ? cause.getReason() : cause));
+            lostBecause = lostText(cause.getReason() instanceof AMQP.Channel.Close c ? c.getReplyCode() + " " + c.getReplyText()
+                    : Redaction.maskText(String.valueOf(cause.getReason() != null ? cause.getReason() : cause)));
         }
+    }
+
+    /**
+     * Why the channel went, in words: a delivery held past the broker's consumer timeout is named as
+     * such (RabbitMQ 3.x-4.2 close the channel with "PRECONDITION_FAILED - delivery acknowledgement on
+     * channel 1 timed out. Timeout value used: 1800000 ms...", seen here on 3.10.8).
+     */
+    static String lostText(String reason) {
+        if (reason.contains("delivery acknowledgement on channel") && reason.contains("timed out")) {
+            return "RabbitMQ closed the channel because a job was held longer than its consumer timeout (" + reason
+                    + "): the job goes back to the queue and runs again, and so does every job that outlasts it."
+                    + " Action: raise the timeout for this queue (the x-consumer-timeout argument or a consumer-timeout"
+                    + " policy on RabbitMQ 3.12 and later; consumer_timeout in rabbitmq.conf, 30 minutes by default, for"
+                    + " the whole broker), or split the job";
+        }
+        return reason;
     }
 
     /**
@@ -224,7 +329,10 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
     public void handBack(AmqpJob job) throws HandBackFailedException {
         try {
             if (quorum) {
-                channel.basicNack(job.deliveryTag(), false, true);
+                // basic.reject, not basic.nack: from RabbitMQ 4.3 on only a reject counts in x-delivery-count
+                // (quorum queue guide, "When is delivery count incremented?": basic.nack increments
+                // acquired-count only, basic.reject both); on 3.x and 4.0-4.2 every return counts
+                channel.basicReject(job.deliveryTag(), true);
             } else {
                 Map<String, Object> headers = new HashMap<>(job.properties.getHeaders() == null ? Map.of()
                         : job.properties.getHeaders());
