@@ -125,7 +125,22 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
      * existing one is read ({@link AmqpQueueArgs}), not declared again with other arguments.
      */
     private void checkQuorumQueue(Connection connection, boolean declare) throws IOException {
-        AmqpQueueArgs.Result found = AmqpQueueArgs.read(connection, queue, Map.of("x-queue-type", "quorum"));
+        AmqpQueueArgs.Result found;
+        try {
+            found = AmqpQueueArgs.read(connection, queue, Map.of("x-queue-type", "quorum"));
+        } catch (IOException e) {
+            if (AmqpQueueArgs.closeCode(e) != 403) {
+                throw e;
+            }
+            // a worker's user without configure permission may consume but not declare: warn, consume
+            LOG.warn("guard amqp queue '{}': its delivery limit and dead-letter target could not be read ({}): the"
+                    + " worker's user may not declare the queue, which is how guard reads them over AMQP. RabbitMQ drops a"
+                    + " job past the queue's delivery limit unless it has a dead-letter exchange; check that the limit"
+                    + " (x-delivery-limit or a policy's delivery-limit; 20 by default on RabbitMQ 4) is at least {}, or"
+                    + " grant configure on the queue", queue, Redaction.maskText(String.valueOf(AmqpQueueArgs.closeText(e))),
+                    options.maxInterruptions());
+            return;
+        }
         if (!found.exists()) {
             if (!declare) {
                 throw new IOException("queue '" + queue + "' does not exist and the source was built with declare(false)");

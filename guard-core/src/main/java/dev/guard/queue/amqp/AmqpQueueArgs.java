@@ -137,7 +137,7 @@ final class AmqpQueueArgs {
         }
     }
 
-    private static String closeText(Throwable e) {
+    static String closeText(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof ShutdownSignalException s && s.getReason() instanceof AMQP.Channel.Close c) {
                 return c.getReplyCode() + " " + c.getReplyText();
@@ -146,7 +146,7 @@ final class AmqpQueueArgs {
         return null;
     }
 
-    private static int closeCode(Throwable e) {
+    static int closeCode(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof ShutdownSignalException s && s.getReason() instanceof AMQP.Channel.Close c) {
                 return c.getReplyCode();
