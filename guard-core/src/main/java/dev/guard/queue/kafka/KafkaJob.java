@@ -4,6 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.function.BiFunction;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.TopicPartition;
 
 /** One record taken from a Kafka topic partition: its id, value, and coordinates. */
@@ -44,6 +46,25 @@ public final class KafkaJob {
         }
         return new KafkaJob(id, new TopicPartition(r.topic(), r.partition()), r.offset(), r.key(), r.value(), generation,
                 deliveries);
+    }
+
+    /** Its origin for a dead letter or a receipt: topic, partition, offset. */
+    dev.guard.drain.JobOrigin origin() {
+        return new dev.guard.drain.JobOrigin("kafka", topic(), partition(), offset, null);
+    }
+
+    /**
+     * This record for the dead-letter topic: key and value as they came, the reason and the source
+     * (topic-partition@offset) in headers, and the broker's delivery count where it keeps one.
+     */
+    ProducerRecord<String, byte[]> deadLetter(String deadTopic, String reason) {
+        RecordHeaders headers = new RecordHeaders();
+        headers.add("guard.reason", reason.getBytes(StandardCharsets.UTF_8));
+        headers.add("guard.source", (partition + "@" + offset).getBytes(StandardCharsets.UTF_8));
+        if (deliveries > 0) {
+            headers.add("guard.deliveries", Integer.toString(deliveries).getBytes(StandardCharsets.UTF_8));
+        }
+        return new ProducerRecord<>(deadTopic, null, key, value, headers);
     }
 
     /**

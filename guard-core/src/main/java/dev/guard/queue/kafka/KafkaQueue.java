@@ -6,7 +6,6 @@ import dev.guard.drain.HandBackFailedException;
 import dev.guard.drain.JobOrigin;
 import dev.guard.drain.JobSource;
 import dev.guard.drain.SourceLostException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -30,10 +29,8 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -120,12 +117,7 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
         c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         this.consumer = consumer(c);
-        Map<String, Object> p = producerConfig();
-        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        this.producer = new KafkaProducer<>(p);
+        this.producer = deadLetterProducer(b.config);
         this.poller = new Thread(this::pollLoop, "guard-kafka-poll-" + b.group);
         poller.setDaemon(true);
         consumer.subscribe(List.of(topic), new Rebalance());
@@ -157,6 +149,16 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
     /** The queue's client settings without the consumer's own (bootstrap, security, client id...): a producer's base. */
     Map<String, Object> producerConfig() {
         return producerBase(clientConfig);
+    }
+
+    /** The producer of dead letters: the queue's client settings, acks=all, idempotent. */
+    static KafkaProducer<String, byte[]> deadLetterProducer(Map<String, Object> config) {
+        Map<String, Object> p = producerBase(config);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        return new KafkaProducer<>(p);
     }
 
     /** {@code config} without the settings only a consumer (of either kind of group) takes. */
@@ -358,11 +360,8 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
     /** Sends the record to the dead-letter topic with the reason (acks=all), then commits it. */
     @Override
     public void fail(KafkaJob job, Exception cause) {
-        RecordHeaders headers = new RecordHeaders();
-        headers.add("guard.reason", ("failed: " + Redaction.maskText(String.valueOf(cause))).getBytes(StandardCharsets.UTF_8));
-        headers.add("guard.source", (job.topicPartition() + "@" + job.offset()).getBytes(StandardCharsets.UTF_8));
         try {
-            producer.send(new ProducerRecord<>(deadTopic, null, job.key(), job.value(), headers))
+            producer.send(job.deadLetter(deadTopic, "failed: " + Redaction.maskText(String.valueOf(cause))))
                     .get(commandTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
             settle(false);
@@ -385,7 +384,7 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
 
     @Override
     public JobOrigin originOf(KafkaJob job) {
-        return new JobOrigin("kafka", job.topic(), job.partition(), job.offset(), null);
+        return job.origin();
     }
 
     /**

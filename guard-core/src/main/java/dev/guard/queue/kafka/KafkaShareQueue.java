@@ -8,7 +8,6 @@ import dev.guard.drain.JobSource;
 import dev.guard.drain.SourceLostException;
 import dev.guard.queue.SourceBuilder;
 import dev.guard.queue.SourceOptions;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -36,16 +35,11 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.config.ConfigResource;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 
 /**
@@ -130,12 +124,7 @@ public final class KafkaShareQueue implements JobSource<KafkaJob> {
                     + " the group's share.session.timeout.ms and share.heartbeat.interval.ms, the start position is the"
                     + " group's share.auto.offset.reset): remove it from the queue's client settings", e);
         }
-        Map<String, Object> p = KafkaQueue.producerBase(b.config);
-        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        this.producer = new KafkaProducer<>(p);
+        this.producer = KafkaQueue.deadLetterProducer(b.config);
         this.owner = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "guard-kafka-share-" + group);
             t.setDaemon(true);
@@ -420,12 +409,8 @@ public final class KafkaShareQueue implements JobSource<KafkaJob> {
 
     /** Owner thread: publish, then REJECT; a publish that fails RELEASEs the record and throws. */
     private void deadLetter(KafkaJob job, String reason) {
-        RecordHeaders headers = new RecordHeaders();
-        headers.add("guard.reason", reason.getBytes(StandardCharsets.UTF_8));
-        headers.add("guard.source", (job.topicPartition() + "@" + job.offset()).getBytes(StandardCharsets.UTF_8));
-        headers.add("guard.deliveries", Integer.toString(job.deliveries()).getBytes(StandardCharsets.UTF_8));
         try {
-            producer.send(new ProducerRecord<>(deadTopic, null, job.key(), job.value(), headers))
+            producer.send(job.deadLetter(deadTopic, reason))
                     .get(options.handBackTimeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException | InterruptedException e) {
             if (e instanceof InterruptedException) {
@@ -447,7 +432,7 @@ public final class KafkaShareQueue implements JobSource<KafkaJob> {
 
     @Override
     public JobOrigin originOf(KafkaJob job) {
-        return new JobOrigin("kafka", job.topic(), job.partition(), job.offset(), null);
+        return job.origin();
     }
 
     /** As {@link KafkaQueue#durability()}: the topic's replication on the cluster. */
