@@ -110,13 +110,12 @@ public final class Experiment {
             case RABBITMQ -> new AmqpTransport(config.amqpUri() != null ? config.amqpUri() : MachineServices.amqpUri());
             case NATS -> new NatsTransport(config.natsUrl() != null ? config.natsUrl() : MachineServices.natsUrl());
             case KAFKA -> {
-                KafkaBroker broker = KafkaTransport.brokerSettings(KafkaBroker.builder(), config.kafkaConsumerProtocol())
+                KafkaBroker broker = KafkaTransport.brokerSettings(KafkaBroker.builder(), config.kafkaProtocol())
                         .build().start();
                 brokers.add(broker); // for the cleanup hook; the transport closes it after its row
-                out.printf("kafka: KRaft broker %s started in %d ms; workers on the %s group protocol%n",
-                        broker.bootstrapServers(), broker.lastStartTime().toMillis(),
-                        config.kafkaConsumerProtocol() ? "consumer (KIP-848)" : "classic");
-                yield new KafkaTransport(broker, config.kafkaConsumerProtocol());
+                out.printf("kafka: KRaft broker %s started in %d ms; workers %s%n",
+                        broker.bootstrapServers(), broker.lastStartTime().toMillis(), config.kafkaProtocol().says());
+                yield new KafkaTransport(broker, config.kafkaProtocol());
             }
         };
     }

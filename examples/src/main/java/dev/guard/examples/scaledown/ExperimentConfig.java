@@ -17,7 +17,7 @@ public final class ExperimentConfig {
     private final int slowOneIn;
     private final List<Mode> modes;
     private final List<Transport.Kind> brokers;
-    private final boolean kafkaConsumerProtocol;
+    private final KafkaTransport.Protocol kafkaProtocol;
     private final String amqpUri;
     private final String natsUrl;
     private final String redisUri;
@@ -43,7 +43,7 @@ public final class ExperimentConfig {
         this.redisServer = b.redisServer;
         this.workDir = b.workDir;
         this.keepKeys = b.keepKeys;
-        this.kafkaConsumerProtocol = b.kafkaConsumerProtocol;
+        this.kafkaProtocol = b.kafkaProtocol;
     }
 
     public static Builder builder() {
@@ -84,11 +84,7 @@ public final class ExperimentConfig {
                 case "--amqp-uri" -> b.amqpUri(v);
                 case "--nats-url" -> b.natsUrl(v);
                 case "--redis-uri" -> b.redisUri(v);
-                case "--kafka-protocol" -> b.kafkaConsumerProtocol(switch (v) {
-                    case "consumer" -> true;
-                    case "classic" -> false;
-                    default -> throw new IllegalArgumentException("--kafka-protocol is classic or consumer, not '" + v + "'");
-                });
+                case "--kafka-protocol" -> b.kafkaProtocol(KafkaTransport.Protocol.parse(v));
                 case "--redis-server" -> b.redisServer(v);
                 case "--work-dir" -> b.workDir(v);
                 case "--keep-keys" -> b.keepKeys(Boolean.parseBoolean(v));
@@ -132,18 +128,19 @@ public final class ExperimentConfig {
      */
     public boolean completions() { return completions; }
     /**
-     * Kafka's workers join their group with the consumer protocol of KIP-848 ({@code --kafka-protocol
-     * consumer}; the broker's session timeout and heartbeat then are the classic members' 6 s and 1 s),
-     * else the classic protocol with the cooperative sticky assignor.
+     * How Kafka's workers read ({@code --kafka-protocol classic|consumer|share}): a consumer group on
+     * the classic protocol with the cooperative sticky assignor (default), on the consumer protocol
+     * of KIP-848 (the broker's session timeout and heartbeat then are the classic members' 6 s and
+     * 1 s), or a share group of KIP-932 ({@code KafkaShareQueue}).
      */
-    public boolean kafkaConsumerProtocol() { return kafkaConsumerProtocol; }
+    public KafkaTransport.Protocol kafkaProtocol() { return kafkaProtocol; }
 
     @Override
     public String toString() {
         return jobs + " jobs, " + workers + " workers, " + events + " scale-down events of " + perEvent + " workers, grace "
                 + grace.toMillis() + " ms (safety margin " + safety.toMillis() + " ms), 1 job in " + slowOneIn + " slow"
-                + (kafkaConsumerProtocol && brokers.contains(Transport.Kind.KAFKA)
-                        ? ", Kafka's workers on the consumer group protocol (KIP-848)" : "");
+                + (kafkaProtocol != KafkaTransport.Protocol.CLASSIC && brokers.contains(Transport.Kind.KAFKA)
+                        ? ", Kafka's workers " + kafkaProtocol.says() : "");
     }
 
     /** Defaults are the documents' experiment: 100,000 jobs, 50 workers, 3 events of 5, grace 1 s. */
@@ -164,7 +161,7 @@ public final class ExperimentConfig {
         private String redisServer;
         private String workDir = "target/scaledown";
         private boolean keepKeys;
-        private boolean kafkaConsumerProtocol;
+        private KafkaTransport.Protocol kafkaProtocol = KafkaTransport.Protocol.CLASSIC;
 
         Builder() {}
 
@@ -184,7 +181,7 @@ public final class ExperimentConfig {
         public Builder workDir(String workDir) { this.workDir = Objects.requireNonNull(workDir); return this; }
         public Builder keepKeys(boolean keepKeys) { this.keepKeys = keepKeys; return this; }
         public Builder completions(boolean completions) { this.completions = completions; return this; }
-        public Builder kafkaConsumerProtocol(boolean on) { this.kafkaConsumerProtocol = on; return this; }
+        public Builder kafkaProtocol(KafkaTransport.Protocol p) { this.kafkaProtocol = java.util.Objects.requireNonNull(p); return this; }
 
         public ExperimentConfig build() {
             if (jobs < 1 || workers < 1 || events < 0 || perEvent < 0 || perEvent > workers || slowOneIn < 1) {

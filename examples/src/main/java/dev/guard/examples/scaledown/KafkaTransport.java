@@ -2,6 +2,7 @@ package dev.guard.examples.scaledown;
 
 import dev.guard.drain.JobSource;
 import dev.guard.queue.kafka.KafkaQueue;
+import dev.guard.queue.kafka.KafkaShareQueue;
 import dev.guard.testing.KafkaBroker;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -35,11 +37,49 @@ final class KafkaTransport implements Transport {
     static final int PARTITIONS = 8;
     static final int SESSION_TIMEOUT_MS = 6000;
 
-    /** How a worker's endpoint says its members use the consumer group protocol (KIP-848). */
-    static final String CONSUMER_PROTOCOL = "?group.protocol=consumer";
+    /** How the workers read the topic; a worker's endpoint carries it after the bootstrap servers. */
+    enum Protocol {
+        /** A consumer group on the classic protocol, the cooperative sticky assignor. */
+        CLASSIC("", "on the classic group protocol"),
+        /** A consumer group on the consumer protocol of KIP-848. */
+        CONSUMER("?group.protocol=consumer", "on the consumer group protocol (KIP-848)"),
+        /** A share group (KIP-932): {@code KafkaShareQueue}. */
+        SHARE("?group.type=share", "in a share group (KIP-932)");
+
+        final String suffix;
+        private final String says;
+
+        Protocol(String suffix, String says) {
+            this.suffix = suffix;
+            this.says = says;
+        }
+
+        String says() {
+            return says;
+        }
+
+        static Protocol parse(String v) {
+            for (Protocol p : values()) {
+                if (p.name().equalsIgnoreCase(v)) {
+                    return p;
+                }
+            }
+            throw new IllegalArgumentException("--kafka-protocol is classic, consumer or share, not '" + v + "'");
+        }
+
+        /** The protocol an endpoint names (the classic one when it names none). */
+        static Protocol of(String endpoint) {
+            for (Protocol p : values()) {
+                if (!p.suffix.isEmpty() && endpoint.endsWith(p.suffix)) {
+                    return p;
+                }
+            }
+            return CLASSIC;
+        }
+    }
 
     private final String bootstrap;
-    private final boolean consumerProtocol;
+    private final Protocol protocol;
     private final short replication;
     private final AutoCloseable brokers;
     private final String logs;
@@ -47,20 +87,31 @@ final class KafkaTransport implements Transport {
 
     /** On one broker, which closes with this transport; the workers on the classic group protocol. */
     KafkaTransport(KafkaBroker broker) {
-        this(broker, false);
+        this(broker, Protocol.CLASSIC);
     }
 
-    /** On one broker, which closes with this transport; {@code consumerProtocol}: the workers use KIP-848's. */
-    KafkaTransport(KafkaBroker broker, boolean consumerProtocol) {
-        this(broker.bootstrapServers(), (short) 1, broker, broker.logFile().toString(), consumerProtocol);
+    /** On one broker, which closes with this transport; the workers read as {@code protocol} says. */
+    KafkaTransport(KafkaBroker broker, Protocol protocol) {
+        this(broker.bootstrapServers(), (short) 1, broker, broker.logFile().toString(), protocol);
     }
 
     /**
      * A broker for the workers: under the consumer protocol the broker sets the session timeout and
      * heartbeat, the classic members' {@value #SESSION_TIMEOUT_MS} ms and 1 s.
      */
-    static KafkaBroker.Builder brokerSettings(KafkaBroker.Builder b, boolean consumerProtocol) {
-        if (consumerProtocol) {
+    static KafkaBroker.Builder brokerSettings(KafkaBroker.Builder b, Protocol protocol) {
+        if (protocol == Protocol.SHARE) {
+            // a dead member's record comes back when its lock expires or its session ends, whichever
+            // is first: both the classic members' 6 s, not 30 s and 45 s by default (the broker's
+            // minimums lowered to allow it); renewals keep long jobs
+            b.setting("group.share.record.lock.duration.ms", Integer.toString(SESSION_TIMEOUT_MS))
+                    .setting("group.share.min.record.lock.duration.ms", Integer.toString(SESSION_TIMEOUT_MS))
+                    .setting("group.share.session.timeout.ms", Integer.toString(SESSION_TIMEOUT_MS))
+                    .setting("group.share.min.session.timeout.ms", Integer.toString(SESSION_TIMEOUT_MS))
+                    .setting("group.share.heartbeat.interval.ms", "1000")
+                    .setting("group.share.min.heartbeat.interval.ms", "1000");
+        }
+        if (protocol == Protocol.CONSUMER) {
             b.setting("group.consumer.session.timeout.ms", Integer.toString(SESSION_TIMEOUT_MS))
                     .setting("group.consumer.min.session.timeout.ms", Integer.toString(SESSION_TIMEOUT_MS))
                     .setting("group.consumer.heartbeat.interval.ms", "1000")
@@ -74,13 +125,12 @@ final class KafkaTransport implements Transport {
      * closes with this transport; {@code logs} says where their logs are.
      */
     KafkaTransport(String bootstrap, short replication, AutoCloseable brokers, String logs) {
-        this(bootstrap, replication, brokers, logs, false);
+        this(bootstrap, replication, brokers, logs, Protocol.CLASSIC);
     }
 
-    private KafkaTransport(String bootstrap, short replication, AutoCloseable brokers, String logs,
-            boolean consumerProtocol) {
+    private KafkaTransport(String bootstrap, short replication, AutoCloseable brokers, String logs, Protocol protocol) {
         this.bootstrap = bootstrap;
-        this.consumerProtocol = consumerProtocol;
+        this.protocol = protocol;
         this.replication = replication;
         this.brokers = brokers;
         this.logs = logs;
@@ -102,7 +152,7 @@ final class KafkaTransport implements Transport {
 
     @Override
     public String endpoint() {
-        return consumerProtocol ? bootstrap + CONSUMER_PROTOCOL : bootstrap;
+        return bootstrap + protocol.suffix;
     }
 
     @Override
@@ -149,6 +199,9 @@ final class KafkaTransport implements Transport {
     }
 
     private long lag(String prefix, boolean committedOnly) throws Exception {
+        if (committedOnly && protocol == Protocol.SHARE) {
+            return shareLag(prefix);
+        }
         Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
         for (int i = 0; i < PARTITIONS; i++) {
             latest.put(new TopicPartition(topic(prefix), i), OffsetSpec.latest());
@@ -162,6 +215,27 @@ final class KafkaTransport implements Transport {
             lag += e.getValue().offset() - (c == null ? 0 : c.offset());
         }
         return lag;
+    }
+
+    /**
+     * A share group's records not yet acknowledged: the broker's lag per partition (records from the
+     * group's start offset that are not accepted, rejected or archived), every record before the
+     * group has one.
+     */
+    private long shareLag(String prefix) throws Exception {
+        var info = admin.listShareGroupOffsets(Map.of(group(prefix), new ListShareGroupOffsetsSpec()))
+                .partitionsToOffsetInfo(group(prefix)).get();
+        if (info == null || info.isEmpty()) {
+            return lag(prefix, false);
+        }
+        long lag = 0;
+        for (var e : info.entrySet()) {
+            if (e.getValue() == null || e.getValue().lag().isEmpty()) {
+                return lag(prefix, false) + 1; // not reported yet: not settled
+            }
+            lag += e.getValue().lag().get();
+        }
+        return info.size() < PARTITIONS ? lag + 1 : lag;
     }
 
     @Override
@@ -201,9 +275,18 @@ final class KafkaTransport implements Transport {
 
     /** A worker's sources on the broker at {@code bootstrap}. */
     static Sources sources(String endpoint) {
-        boolean consumerProtocol = endpoint.endsWith(CONSUMER_PROTOCOL);
-        String bootstrap = consumerProtocol ? endpoint.substring(0, endpoint.length() - CONSUMER_PROTOCOL.length()) : endpoint;
+        Protocol protocol = Protocol.of(endpoint);
+        String bootstrap = endpoint.substring(0, endpoint.length() - protocol.suffix.length());
         return (mode, prefix, workerId, config) -> {
+            if (protocol == Protocol.SHARE) {
+                // the broker counts deliveries and gives a released record to any member at once; a
+                // dead member's record comes back when its lock expires (brokerSettings)
+                JobSource<?> q = KafkaShareQueue.builder(Map.of("bootstrap.servers", bootstrap, "client.id", workerId),
+                        topic(prefix), group(prefix)).pollTimeout(Worker.POLL).handBackTimeout(config.safetyMargin())
+                        .idOf((value, key) -> value).build();
+                return mode.acksOnReceipt() ? new AckOnReceipt<>(q) : q;
+            }
+            boolean consumerProtocol = protocol == Protocol.CONSUMER;
             // classic: cooperative rebalancing, so that a member leaving moves only its partitions and the
             // others' jobs in hand stay theirs and are committed (with the eager default every member loses
             // all of them); the consumer protocol is incremental by design, and its broker sets the session

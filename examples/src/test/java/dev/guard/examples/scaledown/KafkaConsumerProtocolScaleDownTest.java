@@ -19,7 +19,7 @@ class KafkaConsumerProtocolScaleDownTest extends BrokerScaleDownTest {
 
     @Override
     ExperimentConfig.Builder configure(ExperimentConfig.Builder b) {
-        return b.kafkaConsumerProtocol(true);
+        return b.kafkaProtocol(KafkaTransport.Protocol.CONSUMER);
     }
 
     @Test
