@@ -99,7 +99,7 @@ public final class KafkaShareQueue implements JobSource<KafkaJob> {
     private boolean renewPending;
     private volatile Throwable died;
     private volatile boolean closed;
-    private long deadLettered;
+    private volatile long deadLettered;
 
     KafkaShareQueue(Builder b) {
         this.topic = b.topic;
