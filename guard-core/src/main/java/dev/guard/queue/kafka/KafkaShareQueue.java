@@ -62,9 +62,10 @@ import org.slf4j.Logger;
  *       ({@code share.delivery.count.limit}, 5 by default) archives a record without a trace: at
  *       build, the group's limit is checked against guard's, and raised to {@code maxInterruptions + 1}
  *       when {@link Builder#declare} (default), so guard always sees the delivery it dead-letters.</li>
- *   <li><b>Long jobs</b>: while a job runs its lock is renewed (RENEW, KIP-1222, Kafka 4.2) every half lock
- *       duration ({@code share.record.lock.duration.ms}, 30 s by default), so a job longer than the
- *       lock is not delivered to a second member meanwhile.</li>
+ *   <li><b>Long jobs</b>: while a job runs its lock is renewed (RENEW, KIP-1222, Kafka 4.2) every
+ *       third of the lock duration ({@code share.record.lock.duration.ms}, 30 s by default; as the
+ *       NATS source's in-progress acks every AckWait/3), so a job longer than the lock is not
+ *       delivered to a second member meanwhile.</li>
  *   <li><b>Crash</b>: the member's lock expires; the record is delivered again, counted.</li>
  *   <li><b>New group</b>: a share group starts at the log's end by default
  *       ({@code share.auto.offset.reset=latest}), so jobs produced before the group's first member
@@ -296,10 +297,13 @@ public final class KafkaShareQueue implements JobSource<KafkaJob> {
         }
     }
 
-    /** Owner thread: renews the lock of the job in hand every half lock duration while it runs. */
+    /**
+     * Owner thread: renews the lock of the job in hand every third of the lock duration while it
+     * runs (a renewal late under load still has two thirds of the lock).
+     */
     private void startRenewal(KafkaJob job) {
         int lockMs = consumer.acquisitionLockTimeoutMs().orElse(30_000);
-        long every = Math.max(100, lockMs / 2);
+        long every = Math.max(100, lockMs / 3);
         renewal = owner.scheduleWithFixedDelay(() -> renew(job), every, every, TimeUnit.MILLISECONDS);
     }
 
