@@ -1,6 +1,8 @@
 package dev.guard.queue.amqp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,7 +31,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@link AmqpQueue} against the machine's RabbitMQ, on a classic and on a quorum queue: ack after
  * the handler, hand-back counted as an interruption, the dead-letter queue at the limit and on
  * failure, prefetched deliveries returned at close, and a worker whose connection drops (a proxy
- * that closes it, as a dead node would) whose job the next consumer gets.
+ * that closes it, as a dead node would) whose job the next consumer gets; and a quorum queue's own
+ * delivery limit and dead-letter target against guard's limit.
  */
 class AmqpQueueTest {
 
@@ -231,5 +235,106 @@ class AmqpQueueTest {
             }
         }
         throw new AssertionError("rabbitmqctl list_queues does not list " + name + ":\n" + out);
+    }
+
+    /** A quorum source on {@link #queue}, over a connection of its own. */
+    private AmqpQueue quorumSource(int maxInterruptions) throws Exception {
+        AmqpQueue q = AmqpQueue.builder(connection(), queue).quorum(true).maxInterruptions(maxInterruptions)
+                .pollTimeout(Duration.ofMillis(200)).idOf((payload, messageId) -> payload).build();
+        closing.add(q);
+        return q;
+    }
+
+    // a quorum queue's own limits against guard's, with the 4.x settings set explicitly
+    // (x-delivery-limit, a dead-letter target): read at build, a limit below guard's refused unless
+    // the broker dead-letters too, guard's hand-backs counted up to a limit equal to guard's (the job
+    // reaches guard's dead-letter queue, not the broker's drop), and the target guard gives a queue
+
+    @Test
+    void aDeliveryLimitBelowGuardsWithoutADeadLetterTargetIsRefusedAtBuild() throws Exception {
+        adminChannel.queueDeclare(queue, true, false, false, Map.of("x-queue-type", "quorum", "x-delivery-limit", 2));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> quorumSource(3));
+        assertTrue(e.getMessage().contains("RabbitMQ drops a job interrupted more than 2 times (x-delivery-limit 2, no"
+                + " dead-letter exchange), before guard dead-letters it at 3"), e.getMessage());
+        assertTrue(e.getMessage().contains("Action: maxInterruptions(2) or less"), e.getMessage());
+        quorumSource(2); // at the limit: builds
+        Map<String, Object> args = AmqpQueueArgs.read(admin, queue, Map.of("x-queue-type", "quorum")).args();
+        assertEquals(Map.of("x-queue-type", "quorum", "x-delivery-limit", 2), args, "read, and left as it was");
+    }
+
+    @Test
+    void aLowerLimitWithADeadLetterTargetBuildsSinceTheBrokerDeadLettersToo() throws Exception {
+        adminChannel.queueDeclare(queue, true, false, false, Map.of("x-queue-type", "quorum", "x-delivery-limit", 1,
+                "x-dead-letter-exchange", "", "x-dead-letter-routing-key", queue + ":dead"));
+        quorumSource(3);
+        AmqpQueueArgs.Result read = AmqpQueueArgs.read(admin, queue, Map.of("x-queue-type", "quorum"));
+        assertEquals(1, read.args().get("x-delivery-limit"));
+        assertEquals("", read.args().get("x-dead-letter-exchange"));
+        assertEquals(queue + ":dead", read.args().get("x-dead-letter-routing-key"));
+    }
+
+    @Test
+    void guardsHandBacksAreCountedByTheBrokerAndAJobAtALimitEqualToGuardsReachesGuardsDeadLetterQueue()
+            throws Exception {
+        adminChannel.queueDeclare(queue, true, false, false, Map.of("x-queue-type", "quorum", "x-delivery-limit", 2));
+        AmqpQueue q = quorumSource(2);
+        publish("job-q1");
+        AmqpJob first = fetch(q);
+        assertEquals(0, first.interruptions());
+        q.handBack(first);
+        AmqpJob second = fetch(q);
+        assertEquals(1, second.interruptions(), "a basic.reject hand-back counts in x-delivery-count");
+        q.handBack(second);
+        assertEquals(Optional.empty(), q.fetch(), "the third delivery (count 2) was dead-lettered by guard, not run");
+        GetResponse dead = null;
+        for (int i = 0; i < 50 && dead == null; i++) {
+            dead = adminChannel.basicGet(queue + ":dead", true);
+            if (dead == null) {
+                Thread.sleep(100);
+            }
+        }
+        assertNotNull(dead, "guard's dead-letter queue holds the job: the broker's limit of 2 did not drop it first");
+        assertEquals("interrupted 2 times (limit 2)", String.valueOf(dead.getProps().getHeaders().get("guard.reason")));
+        assertEquals("job-q1", new String(dead.getBody(), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aQueueGuardDeclaresDeadLettersWhatTheBrokerDropsToGuardsDeadLetterQueue() throws Exception {
+        quorumSource(3).close(); // declared; its consumer gone, so the message below waits for basic.get
+        AmqpQueueArgs.Result read = AmqpQueueArgs.read(admin, queue, Map.of("x-queue-type", "quorum"));
+        assertEquals(Map.of("x-queue-type", "quorum", "x-dead-letter-exchange", "",
+                "x-dead-letter-routing-key", queue + ":dead"), read.args());
+        // a message the broker gives up on (here: rejected without requeue by another consumer) lands there
+        publish("job-q2");
+        GetResponse r = null;
+        for (int i = 0; i < 50 && r == null; i++) {
+            r = adminChannel.basicGet(queue, false);
+            if (r == null) {
+                Thread.sleep(100);
+            }
+        }
+        assertNotNull(r);
+        if (!"job-q2".equals(new String(r.getBody(), StandardCharsets.UTF_8))) {
+            throw new AssertionError("unexpected message");
+        }
+        adminChannel.basicReject(r.getEnvelope().getDeliveryTag(), false);
+        GetResponse dead = null;
+        for (int i = 0; i < 50 && dead == null; i++) {
+            dead = adminChannel.basicGet(queue + ":dead", true);
+            if (dead == null) {
+                Thread.sleep(100);
+            }
+        }
+        assertNotNull(dead, "dead-lettered by the broker into guard's dead-letter queue");
+        assertNotNull(dead.getProps().getHeaders().get("x-death"), "with the broker's x-death record");
+    }
+
+    @Test
+    void aClassicQueueBuiltAsQuorumIsRefusedWithTheBrokersWords() throws Exception {
+        adminChannel.queueDeclare(queue, true, false, false, null);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> quorumSource(3));
+        assertTrue(e.getMessage().contains("was built as a quorum queue (quorum(true)), but RabbitMQ has it otherwise:"
+                + " 406 PRECONDITION_FAILED - inequivalent arg 'x-queue-type'"), e.getMessage());
+        assertNull(AmqpQueueArgs.read(admin, queue, Map.of()).mismatch(), "read with nothing expected: equivalent");
     }
 }

@@ -118,8 +118,13 @@ class KafkaQueueTest {
     }
 
     void produce(String... values) throws Exception {
+        produceTo(kafka.bootstrapServers(), topic, values);
+    }
+
+    /** Sends each value to {@code topic}, waiting for each send; also the share-group tests' producer. */
+    static void produceTo(String bootstrap, String topic, String... values) throws Exception {
         Properties p = new Properties();
-        p.put("bootstrap.servers", kafka.bootstrapServers());
+        p.put("bootstrap.servers", bootstrap);
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
             for (String v : values) {
                 producer.send(new ProducerRecord<>(topic, v)).get();
@@ -127,10 +132,11 @@ class KafkaQueueTest {
         }
     }
 
-    static KafkaJob fetch(KafkaQueue q, Duration within) {
+    /** The next job of any source within {@code within}. */
+    static <J> J fetch(dev.guard.drain.JobSource<J> q, Duration within) {
         long until = System.nanoTime() + within.toNanos();
         while (System.nanoTime() < until) {
-            Optional<KafkaJob> job = q.fetch();
+            Optional<J> job = q.fetch();
             if (job.isPresent()) {
                 return job.get();
             }
