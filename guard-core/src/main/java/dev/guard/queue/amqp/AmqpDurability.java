@@ -1,9 +1,7 @@
 package dev.guard.queue.amqp;
 
-import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
-import com.rabbitmq.client.ShutdownSignalException;
 import dev.guard.config.Redaction;
 import dev.guard.drain.Durability;
 import java.io.IOException;
@@ -42,7 +40,7 @@ final class AmqpDurability {
     private AmqpDurability() {}
 
     static Durability of(Connection connection, String queue, boolean quorum) {
-        String broker = "rabbitmq queue '" + queue + "' on RabbitMQ " + version(connection);
+        String broker = "rabbitmq queue '" + queue + "' on RabbitMQ " + AmqpQueue.serverVersion(connection);
         Channel probe;
         try {
             probe = connection.createChannel();
@@ -54,7 +52,8 @@ final class AmqpDurability {
             probe.queueDeclare(queue, true, false, false, quorum ? Map.of("x-queue-type", "quorum") : null);
             return Durability.kept(broker, quorum ? QUORUM_FOUND : CLASSIC_FOUND);
         } catch (IOException | RuntimeException e) {
-            return judge(broker, queue, closeReason(e));
+            String refusal = AmqpQueueArgs.closeText(e);
+            return judge(broker, queue, refusal != null ? refusal : Redaction.maskText(String.valueOf(e)));
         } finally {
             try {
                 if (probe.isOpen()) {
@@ -93,19 +92,5 @@ final class AmqpDurability {
         }
         return Durability.unknown(broker, "declaring it durable was refused: " + refusal,
                 "check the queue's properties in the management UI: durable, not auto-delete, not exclusive");
-    }
-
-    private static String closeReason(Exception e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof ShutdownSignalException s && s.getReason() instanceof AMQP.Channel.Close c) {
-                return c.getReplyCode() + " " + c.getReplyText();
-            }
-        }
-        return Redaction.maskText(String.valueOf(e));
-    }
-
-    private static String version(Connection connection) {
-        Object v = connection.getServerProperties() == null ? null : connection.getServerProperties().get("version");
-        return v == null ? "(version not told)" : v.toString();
     }
 }
