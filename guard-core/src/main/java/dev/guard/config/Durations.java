@@ -83,6 +83,31 @@ public final class Durations {
         throw new IllegalArgumentException("a " + v.valueType().name().toLowerCase(Locale.ROOT) + " is not a duration: write " + FORMS);
     }
 
+    /**
+     * A duration as a person reads it in a report: {@code 450 ms}, {@code 1.5 s}, {@code 30 s},
+     * {@code 30 min}, {@code 1 h 30 min}, {@code 2 d}; exact where the value has a sub-unit part
+     * ({@code 90 s} stays {@code 90 s}, not {@code 1.5 min}).
+     */
+    public static String show(Duration d) {
+        long ms = d.toMillis();
+        if (ms < 1000) {
+            return ms + " ms";
+        }
+        if (ms % 1000 != 0) {
+            return ms < 60_000 ? java.math.BigDecimal.valueOf(ms, 3).stripTrailingZeros().toPlainString() + " s" : ms + " ms";
+        }
+        long s = ms / 1000;
+        if (s % 60 != 0 || s < 60) {
+            return s + " s";
+        }
+        long min = s / 60;
+        if (min % 60 != 0 || min < 60) {
+            return min >= 60 ? (min / 60) + " h " + (min % 60) + " min" : min + " min";
+        }
+        long h = min / 60;
+        return h % 24 == 0 ? (h / 24) + " d" : h + " h";
+    }
+
     private static IllegalArgumentException notADuration(String t) {
         return new IllegalArgumentException("'" + t + "' is not a duration: write " + FORMS);
     }

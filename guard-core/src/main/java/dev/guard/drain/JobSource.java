@@ -1,5 +1,6 @@
 package dev.guard.drain;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -53,6 +54,16 @@ public interface JobSource<J> extends AutoCloseable {
      */
     default Durability durability() {
         return Durability.notReported(getClass().getSimpleName());
+    }
+
+    /**
+     * The clocks a job's length meets at this source, read from the broker where it tells them
+     * (AckWait, a claim's idle time, a consumer timeout, a message age limit, how long a killed
+     * worker's job waits): the {@link TimeoutBudget} judges them against the declared longest job
+     * before the first {@link #fetch()}. The default: none known.
+     */
+    default List<JobClock> clocks() {
+        return List.of();
     }
 
     @Override
