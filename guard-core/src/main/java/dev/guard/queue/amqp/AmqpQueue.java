@@ -8,13 +8,17 @@ import com.rabbitmq.client.Delivery;
 import com.rabbitmq.client.ShutdownSignalException;
 import dev.guard.config.Redaction;
 import dev.guard.drain.HandBackFailedException;
+import dev.guard.drain.JobClock;
 import dev.guard.drain.JobOrigin;
 import dev.guard.drain.JobSource;
 import dev.guard.drain.SourceLostException;
 import dev.guard.queue.SourceBuilder;
 import dev.guard.queue.SourceOptions;
 import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -74,6 +78,8 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
     private final LinkedBlockingQueue<Delivery> buffer = new LinkedBlockingQueue<>();
     private final String consumerTag;
     private volatile String lostBecause;
+    /** Sent as the consumer's {@code x-consumer-timeout}; null when not set. */
+    private final Duration consumerTimeout;
     /** Set by {@link #durability()} on a durable classic queue: a transient message there dies with the broker. */
     private volatile boolean classicQueue;
     /** Jobs seen published transient on a durable classic queue (the first one is logged). */
@@ -85,6 +91,7 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
         this.quorum = b.quorum;
         this.options = b.options();
         this.idOf = b.idOf;
+        this.consumerTimeout = b.consumerTimeout;
         this.channel = b.connection.createChannel();
         this.publisher = b.connection.createChannel();
         try {
@@ -100,7 +107,8 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
             }
             channel.basicQos(b.prefetch);
             channel.addShutdownListener(this::lost);
-            this.consumerTag = channel.basicConsume(queue, false, b.consumerName,
+            this.consumerTag = channel.basicConsume(queue, false, b.consumerName, false, false,
+                    consumerTimeout == null ? null : Map.of("x-consumer-timeout", consumerTimeout.toMillis()),
                     (tag, delivery) -> buffer.add(delivery),
                     tag -> lostBecause = "the broker cancelled the consumer of '" + queue + "': the queue was deleted,"
                             + " or, on RabbitMQ 4.3 and later, a job was held longer than the queue's consumer timeout"
@@ -424,6 +432,90 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
         return d;
     }
 
+    /** RabbitMQ's {@code consumer_timeout} default: "Default: 1,800,000 milliseconds (30 minutes)". */
+    static final Duration DEFAULT_CONSUMER_TIMEOUT = Duration.ofMinutes(30);
+
+    /**
+     * The consumer timeout, which nothing renews: a job held longer has its channel closed (from
+     * 4.3 its consumer cancelled) and is delivered again while this worker still runs it. Which
+     * value applies follows rabbitmq-server's consumer_timeouts.md (4.3): "Consumer argument
+     * (x-consumer-timeout on basic.consume) - if set, used directly - Otherwise: min(queue
+     * argument, queue policy) - if either is set - Otherwise: global consumer_timeout configuration
+     * - Otherwise: default of 30 minutes". The consumer's argument is this source's own; the queue's
+     * is read over AMQP ({@link AmqpQueueArgs}); a policy and rabbitmq.conf are not visible over
+     * AMQP, so without either argument the default is assumed (a warning at most). Also the queue's
+     * {@code x-message-ttl}: a requeued message keeps its original expiry (RabbitMQ's TTL guide), so
+     * a job handed back past it is dropped or dead-lettered instead of run.
+     */
+    @Override
+    public List<JobClock> clocks() {
+        Connection connection = channel.getConnection();
+        String version = serverVersion(connection);
+        boolean perQueue = atLeast(version, 3, 12);
+        Map<String, Object> args = Map.of();
+        String argsFrom = "the arguments of queue '" + queue + "'";
+        try {
+            args = AmqpQueueArgs.read(connection, queue, quorum ? Map.of("x-queue-type", "quorum") : Map.of()).args();
+        } catch (IOException | RuntimeException e) {
+            argsFrom = "the arguments of queue '" + queue + "' could not be read (" + Redaction.maskText(
+                    String.valueOf(AmqpQueueArgs.closeText(e))) + ")";
+        }
+        String consequence = "has its channel closed by RabbitMQ (PRECONDITION_FAILED, \"delivery acknowledgement timed"
+                + " out\"; from 4.3 the consumer is cancelled): the job is delivered again to another worker while this one"
+                + " still runs it, and every other job held on the channel goes back too";
+        String fix = "raise the consumer timeout above the longest job: consumerTimeout(...) on this source (the consumer's"
+                + " x-consumer-timeout, RabbitMQ 3.12 and later), the queue's x-consumer-timeout or a consumer-timeout"
+                + " policy, or consumer_timeout in rabbitmq.conf";
+        List<JobClock> out = new ArrayList<>();
+        Object queueTimeout = args.get("x-consumer-timeout");
+        if (!quorum && atLeast(version, 4, 3)) {
+            // consumer_timeouts.md (4.3): "Consumer timeouts are only supported for quorum queues. Classic queues
+            // and stream queues do not support consumer timeouts." Before 4.3 the channel-level timeout applied to all.
+            LOG.debug("guard amqp queue '{}': a classic queue on RabbitMQ {} has no consumer timeout", queue, version);
+        } else if (consumerTimeout != null && perQueue) {
+            out.add(JobClock.limitsRun("consumer timeout", consumerTimeout, "x-consumer-timeout of this consumer",
+                    consequence, fix));
+        } else if (queueTimeout instanceof Number n && perQueue) {
+            out.add(JobClock.limitsRun("consumer timeout", Duration.ofMillis(n.longValue()), "x-consumer-timeout of queue '"
+                    + queue + "' (a consumer-timeout policy may lower it)", consequence, fix));
+        } else {
+            String why = (consumerTimeout != null || queueTimeout != null) && !perQueue
+                    ? "RabbitMQ " + version + " ignores x-consumer-timeout (3.12 and later); "
+                    : "";
+            out.add(JobClock.limitsRun("consumer timeout", DEFAULT_CONSUMER_TIMEOUT, why + "RabbitMQ's default"
+                    + " consumer_timeout; rabbitmq.conf or a policy may set another, which AMQP cannot read", consequence,
+                    fix + "; where rabbitmq.conf already sets it, set the same on the source (consumerTimeout) so that guard"
+                    + " knows it").asAssumed());
+        }
+        if (args.get("x-message-ttl") instanceof Number ttl) {
+            boolean dlx = args.get("x-dead-letter-exchange") != null;
+            out.add(JobClock.limitsAge("message TTL", Duration.ofMillis(ttl.longValue()), "x-message-ttl of queue '"
+                    + queue + "'", dlx ? "is dead-lettered by RabbitMQ to exchange '" + args.get("x-dead-letter-exchange")
+                    + "' when it goes back to the queue (a requeued message keeps its original expiry), not run"
+                    : "is dropped by RabbitMQ when it goes back to the queue (a requeued message keeps its original"
+                    + " expiry; the queue has no dead-letter exchange): gone without a line",
+                    "no x-message-ttl on a job queue (re-create it without one), or a TTL above the longest job plus the"
+                    + " longest wait in the queue"));
+        }
+        int heartbeat = connection.getHeartbeat();
+        if (heartbeat > 0) {
+            out.add(JobClock.pickup("redelivery after a node loss (heartbeat)", Duration.ofSeconds(2L * heartbeat),
+                    "the connection's heartbeat " + heartbeat + " s, two missed (a killed process's socket closes at once)"));
+        }
+        return out;
+    }
+
+    /** Whether {@code version} ("3.12.1", "4.0.0-rc.1") is at least {@code major.minor}; false when unknown. */
+    static boolean atLeast(String version, int major, int minor) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^(\\d+)\\.(\\d+)").matcher(version);
+        if (!m.find()) {
+            return false;
+        }
+        int ma = Integer.parseInt(m.group(1));
+        int mi = Integer.parseInt(m.group(2));
+        return ma > major || (ma == major && mi >= minor);
+    }
+
     /** Jobs that arrived published transient on a durable classic queue, known so after {@link #durability()}. */
     long transientJobs() {
         return transientJobs;
@@ -472,6 +564,7 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
         private boolean declare = true;
         private int prefetch = 1;
         private String consumerName = "";
+        private Duration consumerTimeout;
         private BiFunction<String, String, String> idOf = (payload, messageId) -> messageId;
 
         Builder(Connection connection, String queue) {
@@ -511,6 +604,22 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
 
         @Override
         protected Builder self() {
+            return this;
+        }
+
+        /**
+         * The consumer's own delivery acknowledgement timeout, sent as {@code x-consumer-timeout} on
+         * {@code basic.consume}: RabbitMQ closes the channel (from 4.3, cancels the consumer) of a
+         * job held longer, and this argument "takes absolute precedence over all other settings"
+         * (rabbitmq-server's consumer_timeouts.md, 4.3). Set it above the longest job; unset, the
+         * queue's {@code x-consumer-timeout}, a policy's {@code consumer-timeout} or the broker's
+         * {@code consumer_timeout} (30 minutes by default) applies. RabbitMQ before 3.12 ignores it.
+         */
+        public Builder consumerTimeout(Duration timeout) {
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("consumerTimeout must be positive, was " + timeout.toMillis() + " ms");
+            }
+            this.consumerTimeout = timeout;
             return this;
         }
 

@@ -3,6 +3,7 @@ package dev.guard.queue.kafka;
 import dev.guard.GuardLog;
 import dev.guard.config.Redaction;
 import dev.guard.drain.HandBackFailedException;
+import dev.guard.drain.JobClock;
 import dev.guard.drain.JobOrigin;
 import dev.guard.drain.JobSource;
 import dev.guard.drain.SourceLostException;
@@ -69,7 +70,8 @@ import org.slf4j.Logger;
 public final class KafkaQueue implements JobSource<KafkaJob> {
 
     private static final Logger LOG = GuardLog.logger(KafkaQueue.class);
-    private static final Duration POLL = Duration.ofMillis(50);
+    private static final long POLL_MS = 50;
+    private static final Duration POLL = Duration.ofMillis(POLL_MS);
 
     private final String topic;
     private final String deadTopic;
@@ -94,6 +96,8 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
     /** The job whose offset a {@link KafkaTransactions} completion committed. */
     private volatile KafkaJob committedInTransaction;
     private final Duration revocationWait;
+    /** The consumer's settings as built, for {@link #clocks()}. */
+    private final Map<String, Object> consumerConfig;
     /** Per partition, how often it was revoked: a job fetched in an earlier epoch is not committed. Poll thread only. */
     private final Map<TopicPartition, Long> epochs = new HashMap<>();
 
@@ -116,6 +120,7 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
                 (int) Math.min(Integer.MAX_VALUE, Math.max(300_000L, b.longestJob.multipliedBy(2).toMillis())));
         c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        this.consumerConfig = Map.copyOf(c);
         this.consumer = consumer(c);
         this.producer = deadLetterProducer(b.config);
         this.poller = new Thread(this::pollLoop, "guard-kafka-poll-" + b.group);
@@ -385,6 +390,32 @@ public final class KafkaQueue implements JobSource<KafkaJob> {
     @Override
     public JobOrigin originOf(KafkaJob job) {
         return job.origin();
+    }
+
+    /**
+     * {@code max.poll.interval.ms}, which the poll thread renews every {@value #POLL_MS} ms while a
+     * job runs (the partitions paused), and the session timeout, how long a killed worker's
+     * partitions wait: the client's {@code session.timeout.ms} under the classic protocol, the
+     * broker's {@code group.consumer.session.timeout.ms} (45 s by default, not read here) under the
+     * consumer protocol.
+     */
+    @Override
+    public List<JobClock> clocks() {
+        Duration maxPoll = Duration.ofMillis(Long.parseLong(String.valueOf(consumerConfig.get(
+                ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG))));
+        boolean consumerProtocol = "consumer".equalsIgnoreCase(String.valueOf(consumerConfig.get("group.protocol")));
+        JobClock session;
+        if (consumerProtocol) {
+            session = JobClock.pickup("redelivery after a crash (session timeout)", Duration.ofSeconds(45),
+                    "the broker's group.consumer.session.timeout.ms default").asAssumed();
+        } else {
+            Object set = consumerConfig.get(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG);
+            session = JobClock.pickup("redelivery after a crash (session timeout)",
+                    Duration.ofMillis(set == null ? 45_000 : Long.parseLong(String.valueOf(set))),
+                    set == null ? "session.timeout.ms, the client's default" : "session.timeout.ms of the queue's settings");
+        }
+        return List.of(JobClock.renewed("max.poll.interval.ms", maxPoll, "the consumer's settings",
+                POLL), session);
     }
 
     /**

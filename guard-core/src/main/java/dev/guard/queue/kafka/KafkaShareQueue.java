@@ -3,6 +3,7 @@ package dev.guard.queue.kafka;
 import dev.guard.GuardLog;
 import dev.guard.config.Redaction;
 import dev.guard.drain.HandBackFailedException;
+import dev.guard.drain.JobClock;
 import dev.guard.drain.JobOrigin;
 import dev.guard.drain.JobSource;
 import dev.guard.drain.SourceLostException;
@@ -79,6 +80,8 @@ public final class KafkaShareQueue implements JobSource<KafkaJob> {
 
     private static final Logger LOG = GuardLog.logger(KafkaShareQueue.class);
     static final String DELIVERY_LIMIT = "share.delivery.count.limit";
+    /** The group's acquisition lock (KIP-932), 30 s by default. */
+    static final String LOCK_DURATION = "share.record.lock.duration.ms";
     static final String OFFSET_RESET = "share.auto.offset.reset";
 
     private final String topic;
@@ -101,6 +104,9 @@ public final class KafkaShareQueue implements JobSource<KafkaJob> {
     private volatile Throwable died;
     private volatile boolean closed;
     private volatile long deadLettered;
+    /** The group's acquisition lock as read at build; the broker's default until then. */
+    private volatile Duration lock = Duration.ofSeconds(30);
+    private volatile String lockFrom = LOCK_DURATION + ", the broker's default (not reported by the group)";
 
     KafkaShareQueue(Builder b) {
         this.topic = b.topic;
@@ -162,6 +168,11 @@ public final class KafkaShareQueue implements JobSource<KafkaJob> {
             Config config = admin.describeConfigs(List.of(res)).all().get(10, TimeUnit.SECONDS).get(res);
             ConfigEntry limitEntry = config == null ? null : config.get(DELIVERY_LIMIT);
             ConfigEntry resetEntry = config == null ? null : config.get(OFFSET_RESET);
+            ConfigEntry lockEntry = config == null ? null : config.get(LOCK_DURATION);
+            if (lockEntry != null && lockEntry.value() != null) {
+                lock = Duration.ofMillis(Long.parseLong(lockEntry.value()));
+                lockFrom = LOCK_DURATION + " of share group '" + group + "' (" + source(lockEntry) + ")";
+            }
             int limit = limitEntry == null || limitEntry.value() == null ? 5 : Integer.parseInt(limitEntry.value());
             List<AlterConfigOp> ops = new ArrayList<>();
             if (limit < needed) {
@@ -437,6 +448,16 @@ public final class KafkaShareQueue implements JobSource<KafkaJob> {
     @Override
     public JobOrigin originOf(KafkaJob job) {
         return job.origin();
+    }
+
+    /**
+     * The acquisition lock, read from the group's settings at build: renewed every third of it
+     * while a job runs, so it limits a pause, not a job; and how long a killed worker's job waits.
+     */
+    @Override
+    public List<JobClock> clocks() {
+        return List.of(JobClock.renewed("acquisition lock", lock, lockFrom, Duration.ofMillis(Math.max(100, lock.toMillis() / 3))),
+                JobClock.pickup("redelivery after a crash (lock)", lock, lockFrom));
     }
 
     /** As {@link KafkaQueue#durability()}: the topic's replication on the cluster. */

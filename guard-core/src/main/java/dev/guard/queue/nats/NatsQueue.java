@@ -1,8 +1,10 @@
 package dev.guard.queue.nats;
 
 import dev.guard.GuardLog;
+import dev.guard.config.Durations;
 import dev.guard.config.Redaction;
 import dev.guard.drain.HandBackFailedException;
+import dev.guard.drain.JobClock;
 import dev.guard.drain.JobOrigin;
 import dev.guard.drain.JobSource;
 import dev.guard.drain.SourceLostException;
@@ -22,6 +24,7 @@ import io.nats.client.impl.Headers;
 import io.nats.client.impl.NatsMessage;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -261,6 +264,48 @@ public final class NatsQueue implements JobSource<NatsJob> {
     @Override
     public dev.guard.drain.Durability durability() {
         return NatsDurability.of(connection, stream);
+    }
+
+    /**
+     * AckWait and the inactive threshold, from the consumer's info on the server (what a consumer
+     * created elsewhere has, not what this builder asked for). AckWait is renewed by in-progress
+     * acks while a job runs, so it limits a pause, not a job; it is also how long a killed worker's
+     * job waits. An inactive threshold deletes the durable consumer, with its record of what is in
+     * hand, when nothing reaches it for that long (seen here on nats-server 2.9.10: a consumer with
+     * a 2 s threshold and a message held without an in-progress ack was gone after 2 s, and the
+     * ack then timed out; with in-progress acks every 500 ms it stayed): renewals further apart
+     * than the threshold let it go in the middle of every long job.
+     */
+    @Override
+    public List<JobClock> clocks() {
+        ConsumerConfiguration cc;
+        try {
+            cc = subscription.getConsumerInfo().getConsumerConfiguration();
+        } catch (IOException | JetStreamApiException e) {
+            throw new IllegalStateException("NATS consumer '" + durable + "' of stream '" + stream + "': its info could"
+                    + " not be read (" + e + ")", e);
+        }
+        String from = "consumer info of '" + durable + "'";
+        Duration wait = cc.getAckWait() == null ? ackWait : cc.getAckWait();
+        Duration every = Duration.ofMillis(Math.max(1, ackWait.toMillis() / 3));
+        List<JobClock> out = new ArrayList<>();
+        out.add(JobClock.renewed("AckWait", wait, from, every));
+        Duration inactive = cc.getInactiveThreshold();
+        if (inactive != null && !inactive.isZero() && !inactive.isNegative()) {
+            boolean gap = every.compareTo(inactive) >= 0;
+            out.add(new JobClock("inactive threshold", inactive, from,
+                    gap ? JobClock.Effect.LIMITS_RUN : JobClock.Effect.RENEWED,
+                    gap ? null : every,
+                    "gets no pull request for that long, and the in-progress acks come every "
+                            + Durations.show(every) + " (AckWait / 3): JetStream deletes the durable consumer in the middle of the job, with its"
+                            + " record of what is in hand; the ack fails, and a consumer created again starts from its"
+                            + " deliver policy",
+                    "remove the consumer's inactive threshold (a durable job consumer should not expire: nats consumer"
+                            + " rm and add again without --inactive-threshold), or make it longer than AckWait / 3 ("
+                            + Durations.show(every) + ")", false));
+        }
+        out.add(JobClock.pickup("redelivery after a crash (AckWait)", wait, from));
+        return out;
     }
 
     /** Stops the in-progress acks and unsubscribes; the durable consumer stays for the next worker. */

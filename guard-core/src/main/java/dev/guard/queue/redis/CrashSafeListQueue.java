@@ -2,6 +2,7 @@ package dev.guard.queue.redis;
 
 import dev.guard.GuardLog;
 import dev.guard.drain.HandBackFailedException;
+import dev.guard.drain.JobClock;
 import dev.guard.drain.JobOrigin;
 import dev.guard.drain.JobSource;
 import dev.guard.queue.SourceOptions;
@@ -55,6 +56,7 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
     private final String processing;
     private final String lease;
     private final Duration leaseTtl;
+    private final Duration reapEvery;
     private final SourceOptions options;
     private final Function<String, String> idOf;
     private final AbstractRedisClient client;
@@ -88,6 +90,7 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
         this.processing = keys.processing(workerId);
         this.lease = keys.lease(workerId);
         this.leaseTtl = b.leaseTtl;
+        this.reapEvery = b.reapEvery.isZero() ? Duration.ofSeconds(1) : b.reapEvery; // 0: other workers reap, at the default pace
         this.options = b.options();
         this.idOf = b.idOf;
         this.strandCheckEvery = b.strandCheckEvery;
@@ -409,6 +412,20 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
     @Override
     public JobOrigin originOf(RedisJob job) {
         return new JobOrigin("redis", job.origin(), null, null, job.entryId());
+    }
+
+    /**
+     * The worker's lease: renewed every third of it by a heartbeat while the worker lives, so it
+     * limits a pause of the JVM, not a job; a killed worker's jobs come back about one lease and
+     * one reaper pass later.
+     */
+    @Override
+    public List<JobClock> clocks() {
+        String from = "leaseTtl of this worker";
+        return List.of(
+                JobClock.renewed("lease", leaseTtl, from, Duration.ofMillis(Math.max(1, leaseTtl.toMillis() / 3))),
+                JobClock.pickup("redelivery after a crash (lease + reaper pass)", leaseTtl.plus(reapEvery),
+                        "leaseTtl + reapEvery of the reaper"));
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.guard.queue.redis;
 
 import dev.guard.GuardLog;
 import dev.guard.drain.HandBackFailedException;
+import dev.guard.drain.JobClock;
 import dev.guard.drain.JobOrigin;
 import dev.guard.drain.JobSource;
 import dev.guard.queue.SourceOptions;
@@ -355,6 +356,23 @@ public final class StreamQueue implements JobSource<RedisJob> {
     @Override
     public JobOrigin originOf(RedisJob job) {
         return new JobOrigin("redis", job.origin(), null, null, job.entryId());
+    }
+
+    /**
+     * The claim min-idle time: nothing renews an entry this consumer holds, so an entry held that
+     * long is taken by the next XAUTOCLAIM of any consumer of the group while this one still runs
+     * it; it is also how long a killed worker's entry waits. Every consumer of a group must use the
+     * same value: the one claiming decides.
+     */
+    @Override
+    public List<JobClock> clocks() {
+        String from = "claimMinIdle of this worker (group '" + group + "')";
+        return List.of(
+                JobClock.limitsRun("claim min-idle time", claimMinIdle, from, "is claimed (XAUTOCLAIM) by another consumer"
+                        + " of the group while this worker still runs it: it runs twice, and both acks succeed",
+                        "claimMinIdle(...) above the longest job on every worker of group '" + group + "' (it is also how"
+                        + " long a killed worker's entry waits)"),
+                JobClock.pickup("redelivery after a crash (claim min-idle)", claimMinIdle, from));
     }
 
     /** Whether the Redis holding the stream keeps it across a restart ({@code appendonly}, snapshots, eviction). */

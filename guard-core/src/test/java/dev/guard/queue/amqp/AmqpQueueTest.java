@@ -11,6 +11,7 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.GetResponse;
+import dev.guard.drain.JobClock;
 import dev.guard.drain.SourceLostException;
 import dev.guard.testing.MachineServices;
 import dev.guard.testing.TcpProxy;
@@ -336,5 +337,55 @@ class AmqpQueueTest {
         assertTrue(e.getMessage().contains("was built as a quorum queue (quorum(true)), but RabbitMQ has it otherwise:"
                 + " 406 PRECONDITION_FAILED - inequivalent arg 'x-queue-type'"), e.getMessage());
         assertNull(AmqpQueueArgs.read(admin, queue, Map.of()).mismatch(), "read with nothing expected: equivalent");
+    }
+
+    /**
+     * The clocks read from a quorum queue declared elsewhere with a message TTL and a consumer
+     * timeout, and the consumer's own x-consumer-timeout sent on basic.consume; then what the TTL
+     * row says, happening: a job returned to the queue after its TTL (the reject that is a quorum
+     * queue's hand-back keeps the original expiry) is dropped, not delivered again.
+     */
+    @Test
+    void theClocksAreTheQueuesAndAJobReturnedPastItsTtlIsGone() throws Exception {
+        adminChannel.queueDeclare(queue, true, false, false, Map.of("x-queue-type", "quorum", "x-message-ttl", 1500,
+                "x-consumer-timeout", 600_000));
+        AmqpQueue q = AmqpQueue.builder(connection(), queue).quorum(true).consumerTimeout(Duration.ofMinutes(5))
+                .pollTimeout(Duration.ofMillis(200)).idOf((payload, messageId) -> payload).build();
+        closing.add(q);
+        String version = AmqpQueue.serverVersion(admin);
+        List<JobClock> clocks = q.clocks();
+        JobClock timeout = clocks.stream().filter(c -> c.name().equals("consumer timeout")).findFirst().orElseThrow();
+        assertEquals(JobClock.Effect.LIMITS_RUN, timeout.effect());
+        if (AmqpQueue.atLeast(version, 3, 12)) {
+            assertEquals(Duration.ofMinutes(5), timeout.value(), "the consumer's own argument takes precedence");
+            assertEquals("x-consumer-timeout of this consumer", timeout.origin());
+        } else {
+            // this machine's 3.10.8: the arguments are accepted and ignored; the global default applies, assumed
+            assertEquals(Duration.ofMinutes(30), timeout.value());
+            assertTrue(timeout.assumed());
+            assertTrue(timeout.origin().startsWith("RabbitMQ " + version + " ignores x-consumer-timeout"), timeout.origin());
+        }
+        JobClock ttl = clocks.stream().filter(c -> c.name().equals("message TTL")).findFirst().orElseThrow();
+        assertEquals(Duration.ofMillis(1500), ttl.value());
+        assertEquals(JobClock.Effect.LIMITS_AGE, ttl.effect());
+        assertTrue(ttl.consequence().startsWith("is dropped by RabbitMQ"), ttl.consequence());
+
+        publish("job-ttl");
+        AmqpJob job = fetch(q);
+        Thread.sleep(2_000);
+        q.handBack(job);
+        assertEquals(Optional.empty(), fetchWithin(q, Duration.ofSeconds(2)), "the job came back after its TTL");
+        assertEquals(0, count(queue));
+    }
+
+    private static Optional<AmqpJob> fetchWithin(AmqpQueue q, Duration within) {
+        long until = System.nanoTime() + within.toNanos();
+        while (System.nanoTime() < until) {
+            Optional<AmqpJob> job = q.fetch();
+            if (job.isPresent()) {
+                return job;
+            }
+        }
+        return Optional.empty();
     }
 }

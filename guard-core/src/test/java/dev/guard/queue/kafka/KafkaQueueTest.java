@@ -3,6 +3,7 @@ package dev.guard.queue.kafka;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.guard.drain.JobClock;
 import dev.guard.testing.KafkaBroker;
 import dev.guard.testing.MachineServices;
 import dev.guard.testing.NoLeakedProcesses;
@@ -218,6 +219,10 @@ class KafkaQueueTest {
     void aJobLongerThanMaxPollIntervalKeepsTheMembershipAndCommits() throws Exception {
         produce("job-long", "job-next");
         KafkaQueue q = source(Map.of(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, 3000));
+        // the clock the timeout budget shows as renewed: what this test proves
+        JobClock maxPoll = q.clocks().get(0);
+        assertEquals(Duration.ofMillis(3000), maxPoll.value());
+        assertEquals(JobClock.Effect.RENEWED, maxPoll.effect());
         KafkaJob job = fetch(q, Duration.ofSeconds(60));
         Thread.sleep(7000); // more than twice max.poll.interval.ms without a fetch: the poll thread keeps polling
         q.ack(job);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.guard.drain.JobClock;
 import dev.guard.testing.KafkaBroker;
 import dev.guard.testing.MachineServices;
 import dev.guard.testing.NoLeakedProcesses;
@@ -238,6 +239,11 @@ class KafkaShareQueueTest {
             assertTrue(System.nanoTime() < until, "no record within 60 s");
         }
         KafkaShareQueue other = holder == a ? b : a;
+        // the clock the timeout budget shows as renewed, read from the group's settings at build
+        JobClock lock = holder.clocks().get(0);
+        assertEquals(Duration.ofMillis(LOCK_MS), lock.value(), lock.toString());
+        assertEquals(JobClock.Effect.RENEWED, lock.effect());
+        assertTrue(lock.origin().startsWith("share.record.lock.duration.ms of share group '" + group + "'"), lock.origin());
         Optional<KafkaJob> stolen = none(other, Duration.ofMillis(LOCK_MS * 3L));
         assertEquals(Optional.empty(), stolen, "the lock of the job in hand was renewed for three lock durations");
         holder.ack(job);

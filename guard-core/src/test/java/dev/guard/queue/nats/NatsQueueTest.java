@@ -4,13 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.guard.drain.DrainConfig;
+import dev.guard.drain.JobClock;
 import dev.guard.drain.SourceLostException;
+import dev.guard.drain.TimeoutBudget;
 import dev.guard.testing.MachineServices;
 import io.nats.client.Connection;
+import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamManagement;
 import io.nats.client.Nats;
 import io.nats.client.Options;
+import io.nats.client.api.AckPolicy;
+import io.nats.client.api.ConsumerConfiguration;
 import io.nats.client.api.MessageInfo;
+import io.nats.client.api.StreamConfiguration;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -154,5 +161,53 @@ class NatsQueueTest {
         }
         a.ack(job);
         assertEquals(0, unacked());
+    }
+
+    @Test
+    void theClocksAreTheConsumersOnTheServer() throws Exception {
+        NatsQueue q = source(connection(), Duration.ofSeconds(2), 3);
+        List<JobClock> clocks = q.clocks();
+        assertEquals(2, clocks.size(), clocks.toString());
+        JobClock ackWait = clocks.get(0);
+        assertEquals("AckWait", ackWait.name());
+        assertEquals(Duration.ofSeconds(2), ackWait.value());
+        assertEquals(JobClock.Effect.RENEWED, ackWait.effect());
+        assertEquals(Duration.ofMillis(666), ackWait.renewEvery());
+        assertEquals("consumer info of 'workers'", ackWait.origin());
+        assertEquals(JobClock.Effect.PICKUP, clocks.get(1).effect());
+    }
+
+    /**
+     * The clock the budget names on a NATS consumer made elsewhere with an inactive threshold:
+     * under a job that outlasts it, with in-progress acks further apart (AckWait 30 s: every 10 s),
+     * JetStream deletes the consumer in the middle of the job, its record of the job in hand with
+     * it. The budget refuses that worker with the numbers before its first job.
+     */
+    @Test
+    void anInactiveThresholdShorterThanTheRenewalsDeletesTheConsumerUnderALongJob() throws Exception {
+        jsm.addStream(StreamConfiguration.builder().name(name).subjects(subject, subject + ".dead").build());
+        jsm.addOrUpdateConsumer(name, ConsumerConfiguration.builder().durable("workers").filterSubject(subject)
+                .ackPolicy(AckPolicy.Explicit).ackWait(Duration.ofSeconds(30)).maxDeliver(-1)
+                .inactiveThreshold(Duration.ofSeconds(2)).build());
+        NatsQueue q = source(connection(), Duration.ofSeconds(30), 3);
+        JobClock inactive = q.clocks().stream().filter(c -> c.name().equals("inactive threshold")).findFirst().orElseThrow();
+        assertEquals(Duration.ofSeconds(2), inactive.value());
+        assertEquals(JobClock.Effect.LIMITS_RUN, inactive.effect());
+
+        TimeoutBudget budget = TimeoutBudget.evaluate("worker", new TimeoutBudget.Settings(TimeoutBudget.Level.ERROR,
+                Duration.ofSeconds(5), "test"), DrainConfig.builder().gracePeriod(Duration.ofSeconds(30)).build(), "default",
+                q.clocks());
+        assertEquals(1, budget.violations().size(), budget.render());
+        String v = budget.violations().get(0).text();
+        assertTrue(v.contains("outlasts inactive threshold (2 s, consumer info of 'workers')")
+                && v.contains("every 10 s (AckWait / 3)") && v.contains("deletes the durable consumer"), v);
+
+        // what the violation says happens, happening: a job held 4 s, the consumer gone under it
+        publish("job-n9");
+        NatsJob job = fetch(q, Duration.ofSeconds(5));
+        Thread.sleep(4_000);
+        JetStreamApiException gone = assertThrows(JetStreamApiException.class, () -> jsm.getConsumerInfo(name, "workers"));
+        assertEquals(10014, gone.getApiErrorCode(), gone.getMessage()); // consumer not found
+        assertEquals("job-n9", job.id());
     }
 }
