@@ -82,6 +82,18 @@ public final class GuardStartupException extends RuntimeException implements Exi
                 ExitCodes.CONFIG);
     }
 
+    /**
+     * A worker's longest job outlasts one of its source's clocks or the drain
+     * ({@link dev.guard.drain.TimeoutBudget}): {@code report} is the table and each violation's fix.
+     */
+    public static GuardStartupException timeouts(String consumer, String report) {
+        String d = "guard compared the longest job of worker '" + consumer + "' with its grace period and its broker's"
+                + " clocks, before the worker took its first job:\n\n" + report.strip().indent(2).stripTrailing();
+        return new GuardStartupException("guard: " + consumer + ": the longest job outlasts a clock of its source or drain",
+                d, "- change what each violation's 'Action' says, or start anyway with guard.timeout-check=warn",
+                ExitCodes.CONFIG);
+    }
+
     /** The readiness gate's last result for each broker. */
     static GuardStartupException notReady(ReadinessReport report) {
         String d = "guard waited for this application's brokers before starting its listeners, and "

@@ -77,6 +77,8 @@ class KubernetesManifestsTest {
         java.time.Duration drainGrace = dev.guard.config.GuardSettings.parseDuration(String.valueOf(workerEnv().get("GUARD_GRACE_PERIOD")));
         java.time.Duration margin = dev.guard.config.GuardSettings.parseDuration(String.valueOf(workerEnv().get("GUARD_SAFETY_MARGIN")));
         assertEquals(grace, drainGrace.toSeconds(), "GUARD_GRACE_PERIOD must be the pod's terminationGracePeriodSeconds");
+        assertEquals(longestJob, dev.guard.config.GuardSettings.parseDuration(String.valueOf(workerEnv().get("GUARD_LONGEST_JOB")))
+                .toSeconds(), "the worker's timeout budget judges the longest job the annotation states");
         assertTrue(drainGrace.minus(margin).toSeconds() >= longestJob, "the drain lets the job in hand run "
                 + drainGrace.minus(margin).toSeconds() + " s: less than the longest job, " + longestJob + " s");
     }

@@ -16,6 +16,7 @@ import dev.guard.drain.JobSource;
 import dev.guard.drain.OnceHandler;
 import dev.guard.drain.ShutdownReceipt;
 import dev.guard.drain.SignalPath;
+import dev.guard.drain.TimeoutBudget;
 import dev.guard.ready.Probes;
 import dev.guard.ready.ReadinessGate;
 import dev.guard.ready.ReadinessReport;
@@ -88,12 +89,17 @@ public final class Guard {
     private final ReadinessReport readiness;
     private final SignalPath signalPath;
     private final DurabilityCheck.Level persistenceCheck;
+    private final TimeoutBudget.Settings timeouts;
+    private final String graceOrigin;
     private final Ledger ledger = new Ledger();
     private final HealthEndpoints health;
 
     private Guard(GuardSpec spec, Map<String, String> env, Schemas schemas, Drain drain, ReadinessReport readiness,
-            SignalPath signalPath, DurabilityCheck.Level persistenceCheck, HealthEndpoints health) {
+            SignalPath signalPath, DurabilityCheck.Level persistenceCheck, TimeoutBudget.Settings timeouts,
+            String graceOrigin, HealthEndpoints health) {
         this.health = health;
+        this.timeouts = timeouts;
+        this.graceOrigin = graceOrigin;
         this.spec = spec;
         this.env = env;
         this.schemas = schemas;
@@ -140,6 +146,7 @@ public final class Guard {
         }
         SignalPath path = checkSignals(spec, settings);
         DurabilityCheck.Level persistence = persistenceLevel(spec, settings);
+        TimeoutBudget.Settings timeouts = timeoutSettings(spec, settings);
         Schemas schemas = selfTest(spec);
         DrainConfig drainConfig;
         try {
@@ -161,7 +168,8 @@ public final class Guard {
                     spec.jobType, drainConfig.budget().toMillis(),
                     report.results().isEmpty() ? "no dependency to wait for"
                             : report.results().size() + " dependencies ready after " + report.elapsed().toMillis() + " ms");
-            return new Guard(spec, env, schemas, drain, report, path, persistence, health);
+            return new Guard(spec, env, schemas, drain, report, path, persistence, timeouts, graceOrigin(spec, env),
+                    health);
         } catch (RuntimeException e) {
             drain.release();
             if (health != null) {
@@ -299,6 +307,31 @@ public final class Guard {
         } catch (IllegalArgumentException e) {
             throw new GuardStopped("config", ExitCodes.CONFIG, e.getMessage(), e);
         }
+    }
+
+    private static TimeoutBudget.Settings timeoutSettings(GuardSpec spec, GuardSettings settings) {
+        try {
+            TimeoutBudget.Level level = spec.timeoutCheck;
+            if (level == null) {
+                Optional<GuardSettings.Sourced<String>> raw = settings.string(null, null, TimeoutBudget.ENV, "timeout-check");
+                level = raw.isEmpty() ? TimeoutBudget.Level.ERROR : TimeoutBudget.Level.parse(raw.get().value(), raw.get().origin());
+            }
+            GuardSettings.Sourced<Duration> longest = settings.duration(spec.longestJob, "GuardSpec.longestJob",
+                    TimeoutBudget.ENV_LONGEST_JOB, "longest-job", null);
+            return new TimeoutBudget.Settings(level, longest.value(), longest.origin());
+        } catch (GuardSettings.BadSetting e) {
+            throw new GuardStopped("config", e.exitCode(), e.getMessage(), e);
+        } catch (IllegalArgumentException e) {
+            throw new GuardStopped("config", ExitCodes.CONFIG, e.getMessage(), e);
+        }
+    }
+
+    private static String graceOrigin(GuardSpec spec, Map<String, String> env) {
+        if (spec.drain != null) {
+            return "GuardSpec.drain";
+        }
+        String g = env.get(DrainConfig.ENV_GRACE_PERIOD);
+        return g != null && !g.isBlank() ? "env " + DrainConfig.ENV_GRACE_PERIOD : "default";
     }
 
     private static Schemas selfTest(GuardSpec spec) {
@@ -476,7 +509,8 @@ public final class Guard {
      */
     public <J> int run(JobSource<J> source, Function<J, String> payload, Function<J, SourceInfo> where,
             DeadLetterSink deadLetters, JobHandler<Accepted> work) {
-        if (refusedDurability(DurabilityCheck.refusal(source, persistenceCheck, spec.consumer(), ALLOW_LOSS))) {
+        if (refusedDurability(DurabilityCheck.refusal(source, persistenceCheck, spec.consumer(), ALLOW_LOSS))
+                || refusedTimeouts(source)) {
             return ExitCodes.CONFIG;
         }
         watchHealth();
@@ -503,7 +537,8 @@ public final class Guard {
     public <J, W> int run(JobSource<J> source, Function<J, String> payload, Function<J, SourceInfo> where,
             DeadLetterSink deadLetters, CompletionStore<W> completions, OnceHandler<Accepted, W> work) {
         if (refusedDurability(DurabilityCheck.refusal(source, persistenceCheck, spec.consumer(), ALLOW_LOSS))
-                || refusedDurability(DurabilityCheck.refusal(completions, persistenceCheck, spec.consumer(), ALLOW_LOSS))) {
+                || refusedDurability(DurabilityCheck.refusal(completions, persistenceCheck, spec.consumer(), ALLOW_LOSS))
+                || refusedTimeouts(source)) {
             return ExitCodes.CONFIG;
         }
         LOG.info("guard: {} records each job's completion in {}", spec.consumer(), completions.describe());
@@ -518,12 +553,25 @@ public final class Guard {
     private static final String ALLOW_LOSS = DurabilityCheck.ENV
             + "=warn (or guard.persistence-check = warn in GUARD_CONFIG, GuardSpec.persistenceCheck(WARN))";
 
+    private static final String ALLOW_TIMEOUTS = TimeoutBudget.ENV
+            + "=warn (or guard.timeout-check = warn in GUARD_CONFIG, GuardSpec.timeoutCheck(WARN))";
+
+    /** True (and logged, and the drain released) when the timeout budget refused the start. */
+    private boolean refusedTimeouts(JobSource<?> source) {
+        return refused("timeout budget", TimeoutBudget.refusal(source, timeouts, drain.config(), graceOrigin,
+                spec.consumer(), ALLOW_TIMEOUTS));
+    }
+
     /** True (and logged, and the drain released) when the durability check refused the start. */
     private boolean refusedDurability(Optional<String> refused) {
+        return refused("durability", refused);
+    }
+
+    private boolean refused(String check, Optional<String> refused) {
         if (refused.isEmpty()) {
             return false;
         }
-        error("guard: " + spec.consumer() + " must not take jobs (durability), exit " + ExitCodes.CONFIG + ":\n"
+        error("guard: " + spec.consumer() + " must not take jobs (" + check + "), exit " + ExitCodes.CONFIG + ":\n"
                 + refused.get());
         drain.release();
         return true;

@@ -4,6 +4,7 @@ import dev.guard.config.GuardSettings;
 import dev.guard.config.SettingType;
 import dev.guard.drain.DrainConfig;
 import dev.guard.drain.DurabilityCheck;
+import dev.guard.drain.TimeoutBudget;
 import dev.guard.ready.ReadinessListener;
 import dev.guard.schema.Schemas;
 import java.io.File;
@@ -58,6 +59,8 @@ public final class GuardSpec {
     final Integer healthPort;
     final SignalCheck signalCheck;
     final DurabilityCheck.Level persistenceCheck;
+    final TimeoutBudget.Level timeoutCheck;
+    final Duration longestJob;
     final DrainConfig drain;
     final boolean installSignalHandlers;
     final ReadinessListener listener;
@@ -80,6 +83,8 @@ public final class GuardSpec {
         this.healthPort = b.healthPort;
         this.signalCheck = b.signalCheck;
         this.persistenceCheck = b.persistenceCheck;
+        this.timeoutCheck = b.timeoutCheck;
+        this.longestJob = b.longestJob;
         this.drain = b.drain;
         this.installSignalHandlers = b.installSignalHandlers;
         this.listener = b.listener;
@@ -110,6 +115,8 @@ public final class GuardSpec {
         private Integer healthPort;
         private SignalCheck signalCheck;
         private DurabilityCheck.Level persistenceCheck;
+        private TimeoutBudget.Level timeoutCheck;
+        private Duration longestJob;
         private DrainConfig drain;
         private boolean installSignalHandlers = true;
         private ReadinessListener listener;
@@ -246,6 +253,31 @@ public final class GuardSpec {
          */
         public Builder persistenceCheck(DurabilityCheck.Level level) {
             this.persistenceCheck = Objects.requireNonNull(level, "level");
+            return this;
+        }
+
+        /**
+         * The longest job this worker runs: {@link Guard#run} judges it against the drain's time
+         * after SIGTERM and every clock of the source (AckWait, claim idle time, consumer timeout,
+         * message age limits) before the first job ({@link TimeoutBudget}). Default:
+         * {@value TimeoutBudget#ENV_LONGEST_JOB}, {@code guard.longest-job}; unset, the table is
+         * logged and nothing judged.
+         */
+        public Builder longestJob(Duration longest) {
+            if (longest.isNegative() || longest.isZero()) {
+                throw new IllegalArgumentException("longestJob must be positive, was " + longest.toMillis() + " ms");
+            }
+            this.longestJob = longest;
+            return this;
+        }
+
+        /**
+         * What a violated timeout budget does to {@link Guard#run}: ERROR stops it before the first
+         * job (exit 78), WARN logs and runs, OFF does not read the clocks. Default:
+         * {@value TimeoutBudget#ENV}, {@code guard.timeout-check}, ERROR.
+         */
+        public Builder timeoutCheck(TimeoutBudget.Level level) {
+            this.timeoutCheck = Objects.requireNonNull(level, "level");
             return this;
         }
 

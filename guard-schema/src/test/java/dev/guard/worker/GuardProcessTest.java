@@ -144,6 +144,22 @@ class GuardProcessTest {
     }
 
     @Test
+    void aLongestJobPastTheGracePeriodIsRefusedWithTheNumbersAndTakesNoJob() throws Exception {
+        RedisCommands<String, String> redis = redis();
+        String job = "{\"job_id\":\"long-2\",\"width\":5}";
+        redis.lpush(queue, job);
+        start(List.of(), env(Map.of("GUARD_LONGEST_JOB", "45s", "GUARD_GRACE_PERIOD", "30", "GUARD_SAFETY_MARGIN", "1")));
+        assertEquals(ExitCodes.CONFIG, exit());
+        String out = output();
+        assertTrue(out.contains("must not take jobs (timeout budget), exit 78"), out);
+        assertTrue(out.contains("the longest job (45 s, env GUARD_LONGEST_JOB) outlasts the drain's time after SIGTERM (29 s:"
+                + " grace period 30 s (env GUARD_GRACE_PERIOD) - safety margin 1 s)"), out);
+        assertTrue(out.contains("terminationGracePeriodSeconds and GUARD_GRACE_PERIOD to at least 46 s"), out);
+        assertTrue(out.contains("to start anyway: GUARD_TIMEOUT_CHECK=warn"), out);
+        assertEquals(List.of(job), redis.lrange(queue, 0, -1), "the job was not taken");
+    }
+
+    @Test
     void aShellAsPid1IsCaughtAtBootWithTheFix() throws Exception {
         // the trailing command keeps sh from exec'ing java: the shell-form CMD of the write-up
         start(unshare("\"$@\"; rc=$?; echo shell-after-java; exit $rc"), env(Map.of()));

@@ -369,4 +369,52 @@ class GuardTest {
                 () -> GuardSpec.builder("w").environment(new HashMap<>()).build());
         assertTrue(e.getMessage().contains("schema(jobType"), e.getMessage());
     }
+
+    /**
+     * A worker whose longest job outlasts a clock of its real NATS consumer: the consumer, made
+     * elsewhere, expires after 8 s without a pull or an ack, and the source's in-progress acks come
+     * every 10 s (AckWait 30 s / 3), so JetStream would delete it under every 25 s job (the deletion
+     * itself is shown in NatsQueueTest). Refused with 78 before the first job, which stays in the
+     * stream; with a longest job of 5 s the same consumer runs.
+     */
+    @Test
+    void aNatsConsumerThatALongJobOutlastsIsRefusedBeforeTheFirstJob() throws Exception {
+        String stream = MachineServices.uniqueName("guard_budget").replace('-', '_');
+        String subject = stream + ".jobs";
+        io.nats.client.Connection nats = io.nats.client.Nats.connect(MachineServices.natsUrl());
+        closing.add(nats::close);
+        io.nats.client.JetStreamManagement jsm = nats.jetStreamManagement();
+        jsm.addStream(io.nats.client.api.StreamConfiguration.builder().name(stream).subjects(subject, subject + ".dead").build());
+        closing.add(() -> jsm.deleteStream(stream));
+        jsm.addOrUpdateConsumer(stream, io.nats.client.api.ConsumerConfiguration.builder().durable("workers")
+                .filterSubject(subject).ackPolicy(io.nats.client.api.AckPolicy.Explicit).ackWait(Duration.ofSeconds(30))
+                .maxDeliver(-1).inactiveThreshold(Duration.ofSeconds(8)).build());
+        nats.jetStream().publish(subject, "{\"job_id\":\"n-1\",\"width\":10}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+
+        Guard guard = Guard.start(spec(Map.of("GUARD_LONGEST_JOB", "25s")).drain(DrainConfig.builder()
+                .gracePeriod(Duration.ofSeconds(40)).build()).build());
+        AtomicInteger worked = new AtomicInteger();
+        int exit;
+        try (dev.guard.queue.nats.NatsQueue jobs = dev.guard.queue.nats.NatsQueue.builder(nats, stream, subject, "workers")
+                .pollTimeout(Duration.ofMillis(200)).build()) {
+            exit = guard.run(jobs, dev.guard.queue.nats.NatsJob::payload, letter -> { }, (job, drain) -> worked.incrementAndGet());
+        }
+        assertEquals(ExitCodes.CONFIG, exit);
+        assertEquals(0, worked.get());
+        io.nats.client.api.ConsumerInfo info = jsm.getConsumerInfo(stream, "workers");
+        assertEquals(1, info.getNumPending() + info.getNumAckPending(), "the job is still in the stream");
+
+        // the same consumer, the longest job within its threshold: the run starts
+        Guard within = Guard.start(spec(Map.of("GUARD_LONGEST_JOB", "5s")).drain(DrainConfig.builder()
+                .gracePeriod(Duration.ofSeconds(40)).build()).build());
+        try (dev.guard.queue.nats.NatsQueue jobs = dev.guard.queue.nats.NatsQueue.builder(nats, stream, subject, "workers")
+                .pollTimeout(Duration.ofMillis(200)).build()) {
+            exit = within.run(jobs, dev.guard.queue.nats.NatsJob::payload, letter -> { }, (job, drain) -> {
+                worked.incrementAndGet();
+                drain.requestStop("test");
+            });
+        }
+        assertEquals(ExitCodes.OK, exit);
+        assertEquals(1, worked.get());
+    }
 }

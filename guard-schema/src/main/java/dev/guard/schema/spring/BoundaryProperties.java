@@ -1,6 +1,7 @@
 package dev.guard.schema.spring;
 
 import dev.guard.drain.DurabilityCheck;
+import dev.guard.drain.TimeoutBudget;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -21,6 +22,36 @@ public class BoundaryProperties {
      * ConfigMap use), else error.
      */
     private DurabilityCheck.Level persistenceCheck;
+
+    /**
+     * The longest job a worker runs: judged against guard.drain.grace-period and every clock of its
+     * source (AckWait, claim idle time, consumer timeout, message age limits) before the first job.
+     * Unset: the environment variable GUARD_LONGEST_JOB; unset there too, the table is logged and
+     * nothing is judged.
+     */
+    private Duration longestJob;
+
+    /**
+     * What a violated timeout budget does: error (the default) stops the context before the first
+     * job, warn logs it and starts, off does not read the clocks. Unset: GUARD_TIMEOUT_CHECK, else error.
+     */
+    private TimeoutBudget.Level timeoutCheck;
+
+    public Duration getLongestJob() {
+        return longestJob;
+    }
+
+    public void setLongestJob(Duration longestJob) {
+        this.longestJob = longestJob;
+    }
+
+    public TimeoutBudget.Level getTimeoutCheck() {
+        return timeoutCheck;
+    }
+
+    public void setTimeoutCheck(TimeoutBudget.Level timeoutCheck) {
+        this.timeoutCheck = timeoutCheck;
+    }
 
     public DurabilityCheck.Level getPersistenceCheck() {
         return persistenceCheck;

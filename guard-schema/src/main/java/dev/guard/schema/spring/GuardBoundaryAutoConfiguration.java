@@ -3,7 +3,9 @@ package dev.guard.schema.spring;
 import dev.guard.GuardLog;
 import dev.guard.drain.Drain;
 import dev.guard.drain.DrainConfig;
+import dev.guard.config.Durations;
 import dev.guard.drain.DurabilityCheck;
+import dev.guard.drain.TimeoutBudget;
 import dev.guard.metrics.DrainMetrics;
 import dev.guard.schema.Accepted;
 import dev.guard.schema.Schemas;
@@ -130,7 +132,30 @@ public class GuardBoundaryAutoConfiguration {
             persistence = raw == null || raw.isBlank() ? DurabilityCheck.Level.ERROR
                     : DurabilityCheck.Level.parse(raw, "environment variable " + DurabilityCheck.ENV);
         }
-        return new GuardWorkers(boundary, config, all, persistence);
+        return new GuardWorkers(boundary, config, all, persistence, timeoutSettings(props, env));
+    }
+
+    /** guard.timeout-check and guard.longest-job, else the variables a shared ConfigMap sets. */
+    static TimeoutBudget.Settings timeoutSettings(BoundaryProperties props, Environment env) {
+        TimeoutBudget.Level level = props.getTimeoutCheck();
+        if (level == null) {
+            String raw = env.getProperty(TimeoutBudget.ENV);
+            level = raw == null || raw.isBlank() ? TimeoutBudget.Level.ERROR
+                    : TimeoutBudget.Level.parse(raw, "environment variable " + TimeoutBudget.ENV);
+        }
+        if (props.getLongestJob() != null) {
+            return new TimeoutBudget.Settings(level, props.getLongestJob(), "guard.longest-job");
+        }
+        String raw = env.getProperty(TimeoutBudget.ENV_LONGEST_JOB);
+        if (raw == null || raw.isBlank()) {
+            return new TimeoutBudget.Settings(level, null, "not declared");
+        }
+        try {
+            return new TimeoutBudget.Settings(level, Durations.parse(raw), "environment variable " + TimeoutBudget.ENV_LONGEST_JOB);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(TimeoutBudget.ENV_LONGEST_JOB + "='" + raw.trim() + "' (from the environment)"
+                    + " is not a duration. Action: set it to " + Durations.FORMS, e);
+        }
     }
 
     /** A Redis list for dead letters, on the application's Redis, when lettuce is on the class path. */

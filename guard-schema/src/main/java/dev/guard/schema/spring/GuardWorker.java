@@ -4,6 +4,7 @@ import dev.guard.GuardLog;
 import dev.guard.drain.Drain;
 import dev.guard.drain.DrainConfig;
 import dev.guard.drain.DurabilityCheck;
+import dev.guard.drain.TimeoutBudget;
 import dev.guard.drain.JobHandler;
 import dev.guard.drain.JobSource;
 import dev.guard.drain.ShutdownReceipt;
@@ -45,6 +46,7 @@ public final class GuardWorker<J> implements SmartLifecycle {
     private final DrainConfig drainConfig;
     private final Consumer<Drain> onDrain;
     private final DurabilityCheck.Level persistenceCheck;
+    private final TimeoutBudget.Settings timeouts;
     private boolean durabilityChecked;
     private volatile Drain drain;
     private volatile Thread loop;
@@ -52,7 +54,8 @@ public final class GuardWorker<J> implements SmartLifecycle {
 
     GuardWorker(JobBoundary<Accepted> boundary, JobSource<J> source, Function<J, String> payload, Function<J, SourceInfo> where,
                 JobHandler<Accepted> work, DrainConfig drainConfig, Consumer<Drain> onDrain,
-                DurabilityCheck.Level persistenceCheck) {
+                DurabilityCheck.Level persistenceCheck, TimeoutBudget.Settings timeouts) {
+        this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
         this.boundary = Objects.requireNonNull(boundary, "boundary");
         this.source = Objects.requireNonNull(source, "source");
         this.payload = Objects.requireNonNull(payload, "payload");
@@ -74,6 +77,11 @@ public final class GuardWorker<J> implements SmartLifecycle {
                     "guard.persistence-check=warn");
             if (refused.isPresent()) {
                 throw GuardStartupException.durability(boundary.consumer(), refused.get());
+            }
+            Optional<String> late = TimeoutBudget.refusal(source, timeouts, drainConfig, "guard.drain.grace-period",
+                    boundary.consumer(), "guard.timeout-check=warn");
+            if (late.isPresent()) {
+                throw GuardStartupException.timeouts(boundary.consumer(), late.get());
             }
             durabilityChecked = true;
         }

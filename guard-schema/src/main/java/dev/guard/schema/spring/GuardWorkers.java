@@ -3,6 +3,7 @@ package dev.guard.schema.spring;
 import dev.guard.drain.Drain;
 import dev.guard.drain.DrainConfig;
 import dev.guard.drain.DurabilityCheck;
+import dev.guard.drain.TimeoutBudget;
 import dev.guard.drain.JobHandler;
 import dev.guard.drain.JobSource;
 import dev.guard.schema.Accepted;
@@ -29,9 +30,11 @@ public final class GuardWorkers {
     private final DrainConfig drainConfig;
     private final Consumer<Drain> onDrain;
     private final DurabilityCheck.Level persistenceCheck;
+    private final TimeoutBudget.Settings timeouts;
 
     GuardWorkers(JobBoundary<Accepted> boundary, DrainConfig drainConfig, Consumer<Drain> onDrain,
-                 DurabilityCheck.Level persistenceCheck) {
+                 DurabilityCheck.Level persistenceCheck, TimeoutBudget.Settings timeouts) {
+        this.timeouts = timeouts;
         this.boundary = boundary;
         this.drainConfig = drainConfig;
         this.onDrain = onDrain;
@@ -45,7 +48,7 @@ public final class GuardWorkers {
      */
     public <J> GuardWorker<J> worker(JobSource<J> source, Function<J, String> payload, Function<J, SourceInfo> where,
                                      JobHandler<Accepted> work) {
-        return new GuardWorker<>(boundary, source, payload, where, work, drainConfig, onDrain, persistenceCheck);
+        return new GuardWorker<>(boundary, source, payload, where, work, drainConfig, onDrain, persistenceCheck, timeouts);
     }
 
     /** The boundary every worker built here shares (and its ledger). */

@@ -154,6 +154,38 @@ class SpringWorkerTest {
         }
     }
 
+    /**
+     * A longest job past the drain's time after SIGTERM stops the application before its worker
+     * takes a job: the failure report carries the timeout budget's table and the grace period to set.
+     */
+    @Test
+    void aLongestJobPastTheGracePeriodStopsTheApplicationBeforeTheFirstJob() {
+        String queue = MachineServices.uniqueName("guard-spring-budget");
+        RedisClient client = RedisClient.create(MachineServices.redisUri());
+        try (StatefulRedisConnection<String, String> redis = client.connect()) {
+            redis.sync().lpush(queue, job("t1", "width\":10"));
+            RuntimeException failed = assertThrows(RuntimeException.class, () -> SpringApps.run(Map.of(), "",
+                    List.of(Worker.class), "--test.queue=" + queue, "--spring.data.redis.url=" + MachineServices.redisUri(),
+                    "--guard.brokers=redis", "--guard.boundary.schemas.resize-image=classpath:schemas/resize-image.json",
+                    "--guard.boundary.dead-letter-key=" + queue + ":dead", "--guard.boundary.consumer=resizer",
+                    "--guard.persistence-check=warn", "--guard.drain.grace-period=30s", "--guard.drain.safety-margin=5s",
+                    "--guard.longest-job=2m").close());
+            GuardStartupException why = cause(failed, GuardStartupException.class);
+            assertNotNull(why, "no GuardStartupException in " + failed);
+            assertEquals(78, why.getExitCode());
+            assertTrue(why.description().contains("the longest job (2 min, guard.longest-job) outlasts the drain's time after"
+                    + " SIGTERM (25 s: grace period 30 s (guard.drain.grace-period) - safety margin 5 s)"), why.description());
+            assertTrue(why.description().contains("lease"), "the source's clocks are in the table: " + why.description());
+            assertTrue(why.action().contains("guard.timeout-check=warn"), why.action());
+            assertEquals(List.of(job("t1", "width\":10")), redis.sync().lrange(queue, 0, -1), "the job was not taken");
+        } finally {
+            try (StatefulRedisConnection<String, String> redis = client.connect()) {
+                redis.sync().del(queue);
+            }
+            client.shutdown();
+        }
+    }
+
     private static <T extends Throwable> T cause(Throwable t, Class<T> type) {
         for (Throwable c = t; c != null; c = c.getCause()) {
             if (type.isInstance(c)) {
