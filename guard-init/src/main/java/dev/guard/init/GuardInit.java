@@ -35,7 +35,7 @@ import picocli.CommandLine.Command;
             ExitCodes.UNAVAILABLE + ":not ready by the deadline (wait)",
             ExitCodes.SOFTWARE + ":internal error",
             ExitCodes.NO_PERMISSION + ":authentication refused (wait)",
-            ExitCodes.CONFIG + ":bad configuration or target",
+            ExitCodes.CONFIG + ":bad configuration or target; an error found (lint)",
             ExitCodes.INTERRUPTED + "/" + ExitCodes.TERMINATED + ":stopped by SIGINT/SIGTERM"
         })
 public final class GuardInit implements Runnable {
@@ -46,7 +46,7 @@ public final class GuardInit implements Runnable {
      * over every registered command and instantiates it, which cost each run tens of milliseconds
      * per command it did not run (and {@code validate}'s JSON stack on top).
      */
-    static final List<String> COMMANDS = List.of("check-env", "wait", "healthcheck", "validate", "diagnose", "capture", "help");
+    static final List<String> COMMANDS = List.of("check-env", "wait", "healthcheck", "validate", "diagnose", "capture", "lint", "help");
 
     /** A new instance of the named command (a switch, not lambdas: each lambda costs start-up). */
     private static Object newCommand(String name) {
@@ -57,6 +57,7 @@ public final class GuardInit implements Runnable {
             case "validate" -> new ValidateCommand();
             case "diagnose" -> new DiagnoseCommand();
             case "capture" -> new CaptureCommand();
+            case "lint" -> new LintCommand();
             case "help" -> new CommandLine.HelpCommand();
             default -> throw new IllegalArgumentException("no command " + name);
         };

@@ -144,6 +144,20 @@ class ImageIT {
         }
     }
 
+    /** lint in the image's runtime (no java.desktop): YAML read with line numbers, a finding named, exit 78. */
+    @Test
+    void lintInTheImageNamesAPitfallWithItsLine() throws Exception {
+        Path file = rootfs.resolve("tmp/compose.yml");
+        Files.copy(Path.of("src/test/resources/lint/pitfalls-compose.yml"), file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        try (Pid1Run r = run("lint", "/tmp/compose.yml")) {
+            int code = r.waitFor(EXIT_BOUND);
+            assertEquals(ExitCodes.CONFIG, code, "stdout: " + r.out() + "\nstderr: " + r.err());
+            assertTrue(r.out().contains("/tmp/compose.yml:8: error [redis-ping-check]"), r.out());
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
     @Test
     void anUnknownOptionExits64() throws Exception {
         try (Pid1Run r = run("wait", "--no-such-option")) {
