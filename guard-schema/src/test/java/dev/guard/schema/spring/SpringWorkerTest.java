@@ -132,26 +132,9 @@ class SpringWorkerTest {
      */
     @Test
     void aRedisThatKeepsNothingOnDiskStopsTheApplicationBeforeTheFirstJob() {
-        String queue = MachineServices.uniqueName("guard-spring-volatile");
-        RedisClient client = RedisClient.create(MachineServices.redisUri());
-        try (StatefulRedisConnection<String, String> redis = client.connect()) {
-            redis.sync().lpush(queue, job("v1", "width\":10"));
-            RuntimeException failed = assertThrows(RuntimeException.class, () -> SpringApps.run(Map.of(), "",
-                    List.of(Worker.class), "--test.queue=" + queue, "--spring.data.redis.url=" + MachineServices.redisUri(),
-                    "--guard.brokers=redis", "--guard.boundary.schemas.resize-image=classpath:schemas/resize-image.json",
-                    "--guard.boundary.dead-letter-key=" + queue + ":dead", "--guard.boundary.consumer=resizer").close());
-            GuardStartupException why = cause(failed, GuardStartupException.class);
-            assertNotNull(why, "no GuardStartupException in " + failed);
-            assertEquals(78, why.getExitCode());
-            assertTrue(why.description().contains("found: appendonly no, save ''"), why.description());
-            assertTrue(why.action().contains("guard.persistence-check=warn"), why.action());
-            assertEquals(List.of(job("v1", "width\":10")), redis.sync().lrange(queue, 0, -1), "the job was not taken");
-        } finally {
-            try (StatefulRedisConnection<String, String> redis = client.connect()) {
-                redis.sync().del(queue);
-            }
-            client.shutdown();
-        }
+        GuardStartupException why = refusedBeforeTheFirstJob("guard-spring-volatile");
+        assertTrue(why.description().contains("found: appendonly no, save ''"), why.description());
+        assertTrue(why.action().contains("guard.persistence-check=warn"), why.action());
     }
 
     /**
@@ -160,24 +143,32 @@ class SpringWorkerTest {
      */
     @Test
     void aLongestJobPastTheGracePeriodStopsTheApplicationBeforeTheFirstJob() {
-        String queue = MachineServices.uniqueName("guard-spring-budget");
+        GuardStartupException why = refusedBeforeTheFirstJob("guard-spring-budget", "--guard.persistence-check=warn",
+                "--guard.drain.grace-period=30s", "--guard.drain.safety-margin=5s", "--guard.longest-job=2m");
+        assertTrue(why.description().contains("the longest job (2 min, guard.longest-job) outlasts the drain's time after"
+                + " SIGTERM (25 s: grace period 30 s (guard.drain.grace-period) - safety margin 5 s)"), why.description());
+        assertTrue(why.description().contains("lease"), "the source's clocks are in the table: " + why.description());
+        assertTrue(why.action().contains("guard.timeout-check=warn"), why.action());
+    }
+
+    /** Starts the worker with {@code extra} settings on a queue holding one job; asserts the start fails with 78, the job untaken. */
+    private static GuardStartupException refusedBeforeTheFirstJob(String name, String... extra) {
+        String queue = MachineServices.uniqueName(name);
         RedisClient client = RedisClient.create(MachineServices.redisUri());
         try (StatefulRedisConnection<String, String> redis = client.connect()) {
-            redis.sync().lpush(queue, job("t1", "width\":10"));
+            redis.sync().lpush(queue, job("r1", "width\":10"));
+            List<String> args = new java.util.ArrayList<>(List.of("--test.queue=" + queue, "--spring.data.redis.url="
+                    + MachineServices.redisUri(), "--guard.brokers=redis",
+                    "--guard.boundary.schemas.resize-image=classpath:schemas/resize-image.json",
+                    "--guard.boundary.dead-letter-key=" + queue + ":dead", "--guard.boundary.consumer=resizer"));
+            args.addAll(List.of(extra));
             RuntimeException failed = assertThrows(RuntimeException.class, () -> SpringApps.run(Map.of(), "",
-                    List.of(Worker.class), "--test.queue=" + queue, "--spring.data.redis.url=" + MachineServices.redisUri(),
-                    "--guard.brokers=redis", "--guard.boundary.schemas.resize-image=classpath:schemas/resize-image.json",
-                    "--guard.boundary.dead-letter-key=" + queue + ":dead", "--guard.boundary.consumer=resizer",
-                    "--guard.persistence-check=warn", "--guard.drain.grace-period=30s", "--guard.drain.safety-margin=5s",
-                    "--guard.longest-job=2m").close());
+                    List.of(Worker.class), args.toArray(String[]::new)).close());
             GuardStartupException why = cause(failed, GuardStartupException.class);
             assertNotNull(why, "no GuardStartupException in " + failed);
             assertEquals(78, why.getExitCode());
-            assertTrue(why.description().contains("the longest job (2 min, guard.longest-job) outlasts the drain's time after"
-                    + " SIGTERM (25 s: grace period 30 s (guard.drain.grace-period) - safety margin 5 s)"), why.description());
-            assertTrue(why.description().contains("lease"), "the source's clocks are in the table: " + why.description());
-            assertTrue(why.action().contains("guard.timeout-check=warn"), why.action());
-            assertEquals(List.of(job("t1", "width\":10")), redis.sync().lrange(queue, 0, -1), "the job was not taken");
+            assertEquals(List.of(job("r1", "width\":10")), redis.sync().lrange(queue, 0, -1), "the job was not taken");
+            return why;
         } finally {
             try (StatefulRedisConnection<String, String> redis = client.connect()) {
                 redis.sync().del(queue);
