@@ -78,6 +78,8 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
     private final LinkedBlockingQueue<Delivery> buffer = new LinkedBlockingQueue<>();
     private final String consumerTag;
     private volatile String lostBecause;
+    /** The queue's arguments as read (or declared) at build; null where the build did not read them (a classic queue). */
+    private volatile Map<String, Object> queueArgs;
     /** Sent as the consumer's {@code x-consumer-timeout}; null when not set. */
     private final Duration consumerTimeout;
     /** Set by {@link #durability()} on a durable classic queue: a transient message there dies with the broker. */
@@ -153,8 +155,10 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
             if (!declare) {
                 throw new IOException("queue '" + queue + "' does not exist and the source was built with declare(false)");
             }
-            channel.queueDeclare(queue, true, false, false, Map.of("x-queue-type", "quorum",
-                    "x-dead-letter-exchange", "", "x-dead-letter-routing-key", deadLetter));
+            Map<String, Object> declared = Map.of("x-queue-type", "quorum", "x-dead-letter-exchange", "",
+                    "x-dead-letter-routing-key", deadLetter);
+            channel.queueDeclare(queue, true, false, false, declared);
+            queueArgs = declared;
             LOG.info("guard amqp queue '{}': declared a quorum queue whose dead-letter target is '{}'", queue, deadLetter);
             return;
         }
@@ -164,6 +168,7 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
                     + " so guard would count interruptions wrongly. Action: build the source with quorum(false), or"
                     + " re-create the queue with x-queue-type quorum");
         }
+        queueArgs = found.args();
         String version = serverVersion(connection);
         Object limitArg = found.args().get("x-delivery-limit");
         long limit;
@@ -171,7 +176,7 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
         if (limitArg instanceof Number n) {
             limit = n.longValue();
             limitFrom = "x-delivery-limit " + limit;
-        } else if (majorVersion(version) >= 4) {
+        } else if (atLeast(version, 4, 0)) {
             limit = 20;
             limitFrom = "RabbitMQ 4's default for quorum queues (no x-delivery-limit)";
         } else {
@@ -202,16 +207,6 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
     static String serverVersion(Connection connection) {
         Object v = connection.getServerProperties() == null ? null : connection.getServerProperties().get("version");
         return v == null ? "(version not told)" : v.toString();
-    }
-
-    /** The major version of "3.10.8" or "4.1.0-rc.1"; 0 when unknown. */
-    static int majorVersion(String version) {
-        int dot = version.indexOf('.');
-        try {
-            return Integer.parseInt(dot < 0 ? version : version.substring(0, dot));
-        } catch (NumberFormatException e) {
-            return 0;
-        }
     }
 
     /**
@@ -452,13 +447,13 @@ public final class AmqpQueue implements JobSource<AmqpJob> {
         Connection connection = channel.getConnection();
         String version = serverVersion(connection);
         boolean perQueue = atLeast(version, 3, 12);
-        Map<String, Object> args = Map.of();
-        String argsFrom = "the arguments of queue '" + queue + "'";
-        try {
-            args = AmqpQueueArgs.read(connection, queue, quorum ? Map.of("x-queue-type", "quorum") : Map.of()).args();
-        } catch (IOException | RuntimeException e) {
-            argsFrom = "the arguments of queue '" + queue + "' could not be read (" + Redaction.maskText(
-                    String.valueOf(AmqpQueueArgs.closeText(e))) + ")";
+        Map<String, Object> args = queueArgs;
+        if (args == null) { // a classic queue: not read at build
+            try {
+                args = AmqpQueueArgs.read(connection, queue, quorum ? Map.of("x-queue-type", "quorum") : Map.of()).args();
+            } catch (IOException | RuntimeException e) {
+                args = Map.of(); // not readable (no configure permission, an exclusive queue): the defaults are assumed
+            }
         }
         String consequence = "has its channel closed by RabbitMQ (PRECONDITION_FAILED, \"delivery acknowledgement timed"
                 + " out\"; from 4.3 the consumer is cancelled): the job is delivered again to another worker while this one"

@@ -313,8 +313,7 @@ public final class KafkaShareQueue implements JobSource<KafkaJob> {
      * runs (a renewal late under load still has two thirds of the lock).
      */
     private void startRenewal(KafkaJob job) {
-        int lockMs = consumer.acquisitionLockTimeoutMs().orElse(30_000);
-        long every = Math.max(100, lockMs / 3);
+        long every = renewEvery(consumer.acquisitionLockTimeoutMs().orElse((int) lock.toMillis())).toMillis();
         renewal = owner.scheduleWithFixedDelay(() -> renew(job), every, every, TimeUnit.MILLISECONDS);
     }
 
@@ -450,13 +449,18 @@ public final class KafkaShareQueue implements JobSource<KafkaJob> {
         return job.origin();
     }
 
+    /** How often the lock of the job in hand is renewed: a third of the lock, at least 100 ms. */
+    private static Duration renewEvery(long lockMs) {
+        return Duration.ofMillis(Math.max(100, lockMs / 3));
+    }
+
     /**
      * The acquisition lock, read from the group's settings at build: renewed every third of it
      * while a job runs, so it limits a pause, not a job; and how long a killed worker's job waits.
      */
     @Override
     public List<JobClock> clocks() {
-        return List.of(JobClock.renewed("acquisition lock", lock, lockFrom, Duration.ofMillis(Math.max(100, lock.toMillis() / 3))),
+        return List.of(JobClock.renewed("acquisition lock", lock, lockFrom, renewEvery(lock.toMillis())),
                 JobClock.pickup("redelivery after a crash (lock)", lock, lockFrom));
     }
 

@@ -73,6 +73,8 @@ public final class NatsQueue implements JobSource<NatsJob> {
     private final String deadSubject;
     private final String durable;
     private final Duration ackWait;
+    /** How often a job in hand gets an in-progress ack: a third of AckWait. */
+    private final Duration progressEvery;
     private final SourceOptions options;
     private final BiFunction<String, String, String> idOf;
     private final JetStreamSubscription subscription;
@@ -86,6 +88,7 @@ public final class NatsQueue implements JobSource<NatsJob> {
         this.deadSubject = b.deadSubject == null ? b.subject + ".dead" : b.deadSubject;
         this.durable = b.durable;
         this.ackWait = b.ackWait;
+        this.progressEvery = Duration.ofMillis(Math.max(1, b.ackWait.toMillis() / 3));
         this.options = b.options();
         this.idOf = b.idOf;
         this.jetStream = connection.jetStream();
@@ -138,7 +141,7 @@ public final class NatsQueue implements JobSource<NatsJob> {
             NatsJob job = job(m);
             if (!options.exhausted(job.interruptions())) {
                 long seq = job.streamSequence();
-                long period = Math.max(1, ackWait.toMillis() / 3);
+                long period = progressEvery.toMillis();
                 inHand.put(seq, progress.scheduleAtFixedRate(m::inProgress, period, period, TimeUnit.MILLISECONDS));
                 return Optional.of(job);
             }
@@ -287,7 +290,7 @@ public final class NatsQueue implements JobSource<NatsJob> {
         }
         String from = "consumer info of '" + durable + "'";
         Duration wait = cc.getAckWait() == null ? ackWait : cc.getAckWait();
-        Duration every = Duration.ofMillis(Math.max(1, ackWait.toMillis() / 3));
+        Duration every = progressEvery;
         List<JobClock> out = new ArrayList<>();
         out.add(JobClock.renewed("AckWait", wait, from, every));
         Duration inactive = cc.getInactiveThreshold();

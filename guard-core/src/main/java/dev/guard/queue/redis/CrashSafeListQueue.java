@@ -134,7 +134,7 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
                         keys.queue, workerId, recovered.jobsReturned() + recovered.jobsDeadLettered(), processing);
             }
             this.ackNext = new HotScript(main, ListKeys.ACK_NEXT, ScriptOutputType.MULTI);
-            long period = Math.max(1, leaseTtl.toMillis() / 3);
+            long period = renewEvery().toMillis();
             this.heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "guard-lease-" + workerId);
                 t.setDaemon(true);
@@ -414,6 +414,11 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
         return new JobOrigin("redis", job.origin(), null, null, job.entryId());
     }
 
+    /** How often the heartbeat renews the lease: a third of it. */
+    private Duration renewEvery() {
+        return Duration.ofMillis(Math.max(1, leaseTtl.toMillis() / 3));
+    }
+
     /**
      * The worker's lease: renewed every third of it by a heartbeat while the worker lives, so it
      * limits a pause of the JVM, not a job; a killed worker's jobs come back about one lease and
@@ -423,7 +428,7 @@ public final class CrashSafeListQueue implements JobSource<RedisJob> {
     public List<JobClock> clocks() {
         String from = "leaseTtl of this worker";
         return List.of(
-                JobClock.renewed("lease", leaseTtl, from, Duration.ofMillis(Math.max(1, leaseTtl.toMillis() / 3))),
+                JobClock.renewed("lease", leaseTtl, from, renewEvery()),
                 JobClock.pickup("redelivery after a crash (lease + reaper pass)", leaseTtl.plus(reapEvery),
                         "leaseTtl + reapEvery of the reaper"));
     }
