@@ -51,6 +51,14 @@ final class Container {
         return e == null ? null : e.value();
     }
 
+    /** Whether a variable's name says it holds an address ({@code REDIS_URL}, {@code KAFKA_BOOTSTRAP_SERVERS}, {@code AMQP_HOST}). */
+    static boolean namesAnAddress(String name) {
+        String n = name.toUpperCase(java.util.Locale.ROOT);
+        return n.endsWith("_URL") || n.endsWith("_URI") || n.endsWith("_HOST") || n.endsWith("_ADDR") || n.endsWith("_ADDRESS")
+                || n.endsWith("_SERVERS") || n.endsWith("_SERVER") || n.endsWith("_BROKERS") || n.endsWith("_ENDPOINT")
+                || n.endsWith("_DSN") || n.equals("BOOTSTRAP_SERVERS");
+    }
+
     private static final List<String> BROKER_IMAGES = List.of("redis", "valkey", "keydb", "rabbitmq", "nats", "kafka",
             "redpanda", "zookeeper", "cp-kafka", "cp-server", "redis-stack", "redis-stack-server", "dragonfly", "kvrocks");
 

@@ -129,9 +129,7 @@ final class ContainerRules {
 
     /** A fixed delay before the worker starts, taken for a readiness wait. */
     private static void sleepAsWait(Container c, List<Finding> out) {
-        String script = Shell.script(c.argv);
-        List<Shell.Command> cmds = script != null ? Shell.commands(script)
-                : c.argv.isEmpty() ? List.of() : List.of(new Shell.Command(c.argv, 0, ""));
+        List<Shell.Command> cmds = Shell.commandsOf(c.argv);
         for (int i = 0; i < cmds.size(); i++) {
             Shell.Command s = cmds.get(i);
             if (s.depth() != 0 || !s.after().isEmpty() || !s.name().equals("sleep") || s.words().size() < 2) {
@@ -325,7 +323,7 @@ final class ContainerRules {
             Optional<Broker> broker = Endpoints.startsWithScheme(v)
                     ? Broker.ofScheme(v.substring(0, v.indexOf("://")).toLowerCase(Locale.ROOT))
                     : Broker.ofName(e.name());
-            if (broker.isEmpty() || !(Endpoints.startsWithScheme(v) || looksLikeHost(e.name()))) {
+            if (broker.isEmpty() || !(Endpoints.startsWithScheme(v) || Container.namesAnAddress(e.name()))) {
                 continue;
             }
             List<Endpoint> eps;
@@ -349,13 +347,6 @@ final class ContainerRules {
                 }
             }
         }
-    }
-
-    private static boolean looksLikeHost(String name) {
-        String n = name.toUpperCase(Locale.ROOT);
-        return n.endsWith("_URL") || n.endsWith("_URI") || n.endsWith("_HOST") || n.endsWith("_ADDR") || n.endsWith("_ADDRESS")
-                || n.endsWith("_SERVERS") || n.endsWith("_SERVER") || n.endsWith("_BROKERS") || n.endsWith("_ENDPOINT")
-                || n.endsWith("_DSN") || n.equals("BOOTSTRAP_SERVERS");
     }
 
     // --- what its checks ask ------------------------------------------------------------------------
@@ -403,15 +394,7 @@ final class ContainerRules {
         Y cmd = exec(c.liveness);
         String what = null;
         if (cmd != null) {
-            List<String> argv = cmd.strings();
-            String script = Shell.script(argv);
-            List<List<String>> lists = new ArrayList<>();
-            if (script != null) {
-                Shell.commands(script).forEach(x -> lists.add(x.words()));
-            } else {
-                lists.add(argv);
-            }
-            for (List<String> w : lists) {
+            for (List<String> w : Shell.commandsOf(cmd.strings()).stream().map(Shell.Command::words).toList()) {
                 if (w.isEmpty()) {
                     continue;
                 }
@@ -448,7 +431,7 @@ final class ContainerRules {
         }
         List<String> argv = cmd.strings();
         String script = Shell.script(argv);
-        List<Shell.Command> cmds = script != null ? Shell.commands(script) : List.of(new Shell.Command(argv, 0, ""));
+        List<Shell.Command> cmds = Shell.commandsOf(argv);
         if (!cmds.isEmpty() && cmds.stream().allMatch(x -> x.name().equals("sleep"))) {
             out.add(warning(c, cmd.line(), "prestop-shell-sleep", "preStop runs '" + String.join(" ", argv) + "'",
                     "the hook needs " + (script != null ? "a shell and " : "") + "a sleep binary in the image: in a"
@@ -462,13 +445,6 @@ final class ContainerRules {
 
     /** The word lists a container runs: its argv, or each command of its shell script. */
     private static List<List<String>> wordLists(Container c) {
-        List<List<String>> out = new ArrayList<>();
-        String script = Shell.script(c.argv);
-        if (script != null) {
-            Shell.commands(script).forEach(x -> out.add(x.words()));
-        } else if (!c.argv.isEmpty()) {
-            out.add(c.argv);
-        }
-        return out;
+        return Shell.commandsOf(c.argv).stream().map(Shell.Command::words).toList();
     }
 }

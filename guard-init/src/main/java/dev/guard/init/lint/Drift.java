@@ -5,7 +5,6 @@ import dev.guard.endpoint.Broker;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
@@ -35,7 +34,7 @@ final class Drift {
                 for (Container o : containers) {
                     for (Container.Env e : o.env.values()) {
                         if (!e.name().equals(name) && broker.isPresent() && Broker.ofName(e.name()).equals(broker)
-                                && !e.name().startsWith("GUARD_") && looksLikeAddress(e.name())) {
+                                && !e.name().startsWith("GUARD_") && Container.namesAnAddress(e.name())) {
                             others.add(e.name() + " (" + o.where + ")");
                         }
                     }
@@ -62,13 +61,7 @@ final class Drift {
         if (env != null) {
             GuardSettings.splitNames(env).forEach(n -> out.add(nameOf(n)));
         }
-        List<List<String>> lists = new ArrayList<>();
-        String script = Shell.script(c.argv);
-        if (script != null) {
-            Shell.commands(script).forEach(x -> lists.add(x.words()));
-        }
-        lists.add(c.argv);
-        for (List<String> w : lists) {
+        for (List<String> w : Shell.commandsOf(c.argv).stream().map(Shell.Command::words).toList()) {
             int at = w.indexOf("check-env");
             if (at < 0) {
                 continue;
@@ -92,11 +85,5 @@ final class Drift {
     private static String nameOf(String requirement) {
         int colon = requirement.indexOf(':');
         return colon < 0 ? requirement : requirement.substring(0, colon);
-    }
-
-    private static boolean looksLikeAddress(String name) {
-        String n = name.toUpperCase(Locale.ROOT);
-        return n.endsWith("_URL") || n.endsWith("_URI") || n.endsWith("_HOST") || n.endsWith("_ADDR") || n.endsWith("_SERVERS")
-                || n.endsWith("_BROKERS") || n.endsWith("_DSN");
     }
 }

@@ -165,7 +165,6 @@ public final class Lint {
             return out;
         }
         boolean hostNetwork = "true".equals(spec.text("hostNetwork"));
-        List<Y> all1 = new ArrayList<>();
         Y cs = spec.get("containers");
         Y ics = spec.get("initContainers");
         Set<Integer> ports = new java.util.HashSet<>();
@@ -174,14 +173,12 @@ public final class Lint {
                 continue;
             }
             for (Y c : list.items()) {
-                all1.add(c);
                 Y p = c.get("ports");
                 if (p != null) {
                     for (Y port : p.items()) {
-                        try {
-                            ports.add(Integer.parseInt(String.valueOf(port.text("containerPort"))));
-                        } catch (NumberFormatException ignored) {
-                            // a templated port
+                        Integer n = parseInt(port.text("containerPort")); // null: a templated port
+                        if (n != null) {
+                            ports.add(n);
                         }
                     }
                 }

@@ -52,6 +52,18 @@ final class Shell {
         return null;
     }
 
+    /**
+     * What {@code argv} runs, as commands: those of its shell script ({@code sh -c '...'}), else
+     * {@code argv} itself as one command; none for an empty {@code argv} (the image decides).
+     */
+    static List<Command> commandsOf(List<String> argv) {
+        String script = script(argv);
+        if (script != null) {
+            return commands(script);
+        }
+        return argv.isEmpty() ? List.of() : List.of(new Command(List.copyOf(argv), 0, ""));
+    }
+
     /** The shell's name in {@code argv}, when it runs a script: {@code sh}, {@code bash}. */
     static String shellOf(List<String> argv) {
         return script(argv) == null ? null : base(argv.get(0));
