@@ -38,6 +38,7 @@ public final class DrainLoop<J> {
     private final boolean handBack;
     private final Duration fetchErrorPause;
     private final Predicate<Exception> handBackIf;
+    private final JobListener listener;
     /** The job whose handler runs now, and since when (this drain's clock): what the deadline watch names. */
     private volatile J inHand;
     private volatile long inHandSince;
@@ -51,6 +52,7 @@ public final class DrainLoop<J> {
         this.handBack = b.handBack;
         this.fetchErrorPause = b.fetchErrorPause;
         this.handBackIf = b.handBackIf;
+        this.listener = b.listener;
     }
 
     public static <J> Builder<J> builder(Drain drain, JobSource<J> source, JobHandler<J> handler) {
@@ -98,6 +100,7 @@ public final class DrainLoop<J> {
             drain.loopTurned();
             inHandSince = drain.nanoTime();
             inHand = job;
+            listener.jobStarted();
             try {
                 handler.handle(job, drain);
                 handled = true;
@@ -141,6 +144,7 @@ public final class DrainLoop<J> {
                 }
             } finally {
                 inHand = null;
+                listener.jobEnded();
             }
             overran(job);
             if (handled) {
@@ -279,6 +283,7 @@ public final class DrainLoop<J> {
         private boolean handBack = true;
         private Duration fetchErrorPause = Duration.ofMillis(500);
         private Predicate<Exception> handBackIf = e -> false;
+        private JobListener listener = JobListener.NONE;
 
         Builder(Drain drain, JobSource<J> source, JobHandler<J> handler) {
             this.drain = Objects.requireNonNull(drain, "drain");
@@ -321,6 +326,15 @@ public final class DrainLoop<J> {
          */
         public Builder<J> handBackIf(Predicate<Exception> retryable) {
             this.handBackIf = Objects.requireNonNull(retryable, "retryable");
+            return this;
+        }
+
+        /**
+         * Told when each job's handler starts and when the job leaves this worker's hands (default:
+         * nobody), e.g. a {@link dev.guard.drain.kubernetes.DeletionCost} that marks the pod busy.
+         */
+        public Builder<J> jobListener(JobListener listener) {
+            this.listener = Objects.requireNonNull(listener, "listener");
             return this;
         }
 

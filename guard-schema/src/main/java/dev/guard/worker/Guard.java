@@ -12,11 +12,14 @@ import dev.guard.drain.DrainConfig;
 import dev.guard.drain.DurabilityCheck;
 import dev.guard.drain.HealthEndpoints;
 import dev.guard.drain.JobHandler;
+import dev.guard.drain.JobListener;
 import dev.guard.drain.JobSource;
 import dev.guard.drain.OnceHandler;
 import dev.guard.drain.ShutdownReceipt;
 import dev.guard.drain.SignalPath;
 import dev.guard.drain.TimeoutBudget;
+import dev.guard.drain.kubernetes.DeletionCost;
+import dev.guard.drain.kubernetes.PodApi;
 import dev.guard.ready.Probes;
 import dev.guard.ready.ReadinessGate;
 import dev.guard.ready.ReadinessReport;
@@ -93,11 +96,14 @@ public final class Guard {
     private final String graceOrigin;
     private final Ledger ledger = new Ledger();
     private final HealthEndpoints health;
+    /** Keeps the pod's deletion cost current when asked to; null otherwise. */
+    private final DeletionCost deletionCost;
 
     private Guard(GuardSpec spec, Map<String, String> env, Schemas schemas, Drain drain, ReadinessReport readiness,
             SignalPath signalPath, DurabilityCheck.Level persistenceCheck, TimeoutBudget.Settings timeouts,
-            String graceOrigin, HealthEndpoints health) {
+            String graceOrigin, HealthEndpoints health, DeletionCost deletionCost) {
         this.health = health;
+        this.deletionCost = deletionCost;
         this.timeouts = timeouts;
         this.graceOrigin = graceOrigin;
         this.spec = spec;
@@ -156,8 +162,10 @@ public final class Guard {
         }
         HealthEndpoints health = health(spec, settings);
         Drain drain = spec.installSignalHandlers ? Drain.install(drainConfig) : Drain.create(drainConfig);
+        DeletionCost cost = null;
         try {
             ReadinessReport report = awaitReady(spec, env, settings, drain);
+            cost = deletionCost(spec, env, settings);
             LOG.info("guard: {} booted: config ok, {}, schema '{}' self-tested, drain installed ({} ms to work after"
                     + " SIGTERM), {}", spec.consumer(), switch (path.kind()) {
                         case DELIVERED -> "SIGTERM reaches this JVM";
@@ -169,13 +177,50 @@ public final class Guard {
                     report.results().isEmpty() ? "no dependency to wait for"
                             : report.results().size() + " dependencies ready after " + report.elapsed().toMillis() + " ms");
             return new Guard(spec, env, schemas, drain, report, path, persistence, timeouts, graceOrigin(spec, env),
-                    health);
+                    health, cost);
         } catch (RuntimeException e) {
+            if (cost != null) {
+                cost.close();
+            }
             drain.release();
             if (health != null) {
                 health.close();
             }
             throw e;
+        }
+    }
+
+    /**
+     * The pod's deletion cost keeper when {@value DeletionCost#ENV} (or {@code guard.deletion-cost},
+     * {@link GuardSpec.Builder#deletionCost}) turns it on; its first write proves the permission.
+     */
+    private static DeletionCost deletionCost(GuardSpec spec, Map<String, String> env, GuardSettings settings) {
+        Duration after;
+        try {
+            boolean on;
+            if (spec.deletionCost != null) {
+                on = spec.deletionCost;
+            } else {
+                Optional<GuardSettings.Sourced<String>> raw = settings.string(null, null, DeletionCost.ENV, "deletion-cost");
+                on = raw.isPresent() && DeletionCost.parseSwitch(raw.get().value(), raw.get().origin());
+            }
+            if (!on) {
+                return null;
+            }
+            after = settings.duration(spec.deletionCostAfter, "GuardSpec.deletionCostAfter", DeletionCost.ENV_AFTER,
+                    "deletion-cost-after", DeletionCost.DEFAULT_AFTER).value();
+        } catch (GuardSettings.BadSetting e) {
+            throw new GuardStopped("config", e.exitCode(), e.getMessage(), e);
+        } catch (IllegalArgumentException e) {
+            throw new GuardStopped("config", ExitCodes.CONFIG, e.getMessage(), e);
+        }
+        try {
+            return DeletionCost.start(PodApi.inCluster(env, spec.serviceAccount, Duration.ofSeconds(10)), after);
+        } catch (PodApi.NotInPod e) {
+            throw new GuardStopped("deletion cost", ExitCodes.CONFIG, DeletionCost.ENV + " is on, but " + e.getMessage()
+                    + ". Action: turn it off outside Kubernetes (" + DeletionCost.ENV + "=off)", e);
+        } catch (DeletionCost.Refused e) {
+            throw new GuardStopped("deletion cost", e.exitCode(), e.getMessage(), e);
         }
     }
 
@@ -514,7 +559,7 @@ public final class Guard {
             return ExitCodes.CONFIG;
         }
         watchHealth();
-        return finish(BoundaryLoop.run(drain, boundary(deadLetters), source, payload, where, work));
+        return finish(BoundaryLoop.run(drain, boundary(deadLetters), source, payload, where, work, listener()));
     }
 
     /** {@link #run(JobSource, Function, Function, DeadLetterSink, CompletionStore, OnceHandler)}, dead letters naming where the source says each job came from. */
@@ -543,7 +588,8 @@ public final class Guard {
         }
         LOG.info("guard: {} records each job's completion in {}", spec.consumer(), completions.describe());
         watchHealth();
-        return finish(BoundaryLoop.run(drain, boundary(deadLetters), source, payload, where, completions, work));
+        return finish(BoundaryLoop.run(drain, boundary(deadLetters), source, payload, where, completions, work,
+                listener()));
     }
 
     /** How a worker's main allows loopback, for the config guard's messages. */
@@ -588,7 +634,14 @@ public final class Guard {
         }
     }
 
+    private JobListener listener() {
+        return deletionCost != null ? deletionCost : JobListener.NONE;
+    }
+
     private int finish(ShutdownReceipt receipt) {
+        if (deletionCost != null) {
+            deletionCost.close();
+        }
         LOG.info("guard: {} ledger: {}", spec.consumer(), ledger.summaryLine());
         return receipt.exitCode();
     }

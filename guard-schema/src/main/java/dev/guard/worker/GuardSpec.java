@@ -5,9 +5,12 @@ import dev.guard.config.SettingType;
 import dev.guard.drain.DrainConfig;
 import dev.guard.drain.DurabilityCheck;
 import dev.guard.drain.TimeoutBudget;
+import dev.guard.drain.kubernetes.DeletionCost;
+import dev.guard.drain.kubernetes.PodApi;
 import dev.guard.ready.ReadinessListener;
 import dev.guard.schema.Schemas;
 import java.io.File;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,6 +64,9 @@ public final class GuardSpec {
     final DurabilityCheck.Level persistenceCheck;
     final TimeoutBudget.Level timeoutCheck;
     final Duration longestJob;
+    final Boolean deletionCost;
+    final Duration deletionCostAfter;
+    final Path serviceAccount;
     final DrainConfig drain;
     final boolean installSignalHandlers;
     final ReadinessListener listener;
@@ -85,6 +91,9 @@ public final class GuardSpec {
         this.persistenceCheck = b.persistenceCheck;
         this.timeoutCheck = b.timeoutCheck;
         this.longestJob = b.longestJob;
+        this.deletionCost = b.deletionCost;
+        this.deletionCostAfter = b.deletionCostAfter;
+        this.serviceAccount = b.serviceAccount;
         this.drain = b.drain;
         this.installSignalHandlers = b.installSignalHandlers;
         this.listener = b.listener;
@@ -117,6 +126,9 @@ public final class GuardSpec {
         private DurabilityCheck.Level persistenceCheck;
         private TimeoutBudget.Level timeoutCheck;
         private Duration longestJob;
+        private Boolean deletionCost;
+        private Duration deletionCostAfter;
+        private Path serviceAccount = PodApi.SERVICE_ACCOUNT;
         private DrainConfig drain;
         private boolean installSignalHandlers = true;
         private ReadinessListener listener;
@@ -278,6 +290,36 @@ public final class GuardSpec {
          */
         public Builder timeoutCheck(TimeoutBudget.Level level) {
             this.timeoutCheck = Objects.requireNonNull(level, "level");
+            return this;
+        }
+
+        /**
+         * Keep this pod's {@value DeletionCost#ANNOTATION} current ({@link DeletionCost}): busy pods
+         * high, idle ones low, so that a scale-down removes idle workers first. Needs the pod's
+         * service account to have patch on pods; refused at boot (exit 77) when it has not. Default:
+         * {@value DeletionCost#ENV}, {@code guard.deletion-cost}, off.
+         */
+        public Builder deletionCost(boolean on) {
+            this.deletionCost = on;
+            return this;
+        }
+
+        /**
+         * How long a job runs before the pod counts as busy, and how long without a job before it
+         * counts as idle again; also the shortest time between two writes. Default:
+         * {@value DeletionCost#ENV_AFTER}, {@code guard.deletion-cost-after}, 5 s.
+         */
+        public Builder deletionCostAfter(Duration after) {
+            if (after.isNegative() || after.isZero()) {
+                throw new IllegalArgumentException("deletionCostAfter must be positive, was " + after.toMillis() + " ms");
+            }
+            this.deletionCostAfter = after;
+            return this;
+        }
+
+        /** Where the pod's service account is mounted (default {@code /var/run/secrets/kubernetes.io/serviceaccount}). */
+        public Builder serviceAccount(Path dir) {
+            this.serviceAccount = Objects.requireNonNull(dir, "dir");
             return this;
         }
 

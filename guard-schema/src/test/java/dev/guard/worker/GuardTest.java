@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.guard.ExitCodes;
 import dev.guard.config.SettingType;
 import dev.guard.drain.DrainConfig;
+import dev.guard.drain.kubernetes.DeletionCost;
 import dev.guard.queue.redis.CrashSafeListQueue;
+import dev.guard.queue.redis.FallbackListQueue;
 import dev.guard.queue.redis.RedisCompletions;
 import dev.guard.queue.redis.RedisJob;
 import dev.guard.schema.Outcome;
@@ -17,6 +19,7 @@ import dev.guard.schema.deadletter.DeadLetterException;
 import dev.guard.schema.deadletter.DeadLetterSink;
 import dev.guard.schema.deadletter.redis.RedisListDeadLetters;
 import dev.guard.testing.FreePorts;
+import dev.guard.testing.KubeApiServer;
 import dev.guard.testing.MachineServices;
 import dev.guard.testing.RedisServer;
 import io.lettuce.core.RedisClient;
@@ -416,5 +419,55 @@ class GuardTest {
         }
         assertEquals(ExitCodes.OK, exit);
         assertEquals(1, worked.get());
+    }
+    /**
+     * GUARD_DELETION_COST=on: the boot writes the pod's deletion cost through the (stand-in) API
+     * server, a long job marks the pod busy while it runs; a service account without patch on
+     * pods stops the boot with 77 and the Role it needs; outside a pod, 78.
+     */
+    @Test
+    void theDeletionCostIsKeptWhenTurnedOnAndItsPermissionProvedAtBoot() throws Exception {
+        KubeApiServer api = KubeApiServer.start(dir.resolve("api"));
+        closing.add(api);
+        api.pod("jobs", "worker-7");
+        Map<String, String> env = new HashMap<>(api.env("worker-7"));
+        env.put("REDIS_URL", REDIS);
+        env.put("GUARD_ALLOW_LOOPBACK", "true");
+        env.put("GUARD_PERSISTENCE_CHECK", "off");
+        env.put(DeletionCost.ENV, "on");
+        env.put(DeletionCost.ENV_AFTER, "200ms");
+
+        GuardStopped refused = assertThrows(GuardStopped.class, () -> Guard.start(spec(env)
+                .serviceAccount(api.serviceAccount("jobs", "no-role", false)).build()));
+        assertEquals(ExitCodes.NO_PERMISSION, refused.exitCode(), refused.getMessage());
+        assertTrue(refused.getMessage().contains("verbs: [\"patch\"]"), refused.getMessage());
+
+        Map<String, String> outside = new HashMap<>(env);
+        outside.remove("KUBERNETES_SERVICE_HOST");
+        GuardStopped notInPod = assertThrows(GuardStopped.class, () -> Guard.start(spec(outside).build()));
+        assertEquals(ExitCodes.CONFIG, notInPod.exitCode());
+        assertTrue(notInPod.getMessage().contains("GUARD_DELETION_COST=off"), notInPod.getMessage());
+
+        Guard guard = Guard.start(spec(env).serviceAccount(api.serviceAccount("jobs", "worker", true)).build());
+        assertEquals("0", api.annotations("jobs", "worker-7").get(DeletionCost.ANNOTATION), "written at boot");
+        String queue = MachineServices.uniqueName("guard-cost");
+        RedisClient client = RedisClient.create(REDIS);
+        closing.add(client::shutdown);
+        RedisCommands<String, String> redis = client.connect().sync();
+        redis.lpush(queue, "{\"job_id\":\"long-1\",\"width\":10}");
+        List<Integer> seen = new ArrayList<>();
+        int exit;
+        try (FallbackListQueue jobs = FallbackListQueue.builder(client, queue).pollTimeout(Duration.ofMillis(200)).build();
+             RedisListDeadLetters dead = RedisListDeadLetters.connect(REDIS, queue + ":dead")) {
+            exit = guard.run(jobs, RedisJob::payload, j -> SourceInfo.redis(queue, null), dead, (job, drain) -> {
+                Thread.sleep(600);
+                seen.add(api.deletionCost("jobs", "worker-7"));
+                drain.requestStop("test: one job");
+            });
+        } finally {
+            redis.del(queue, queue + ":dead", queue + ":fallback");
+        }
+        assertEquals(ExitCodes.OK, exit);
+        assertEquals(List.of(DeletionCost.BUSY), seen, "busy while the job ran past 200 ms");
     }
 }

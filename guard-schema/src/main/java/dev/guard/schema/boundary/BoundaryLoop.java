@@ -5,6 +5,7 @@ import dev.guard.drain.Drain;
 import dev.guard.drain.DrainLoop;
 import dev.guard.drain.ForwardingJobSource;
 import dev.guard.drain.JobHandler;
+import dev.guard.drain.JobListener;
 import dev.guard.drain.JobSource;
 import dev.guard.drain.Once;
 import dev.guard.drain.OnceHandler;
@@ -34,7 +35,13 @@ public final class BoundaryLoop {
     /** Runs until the drain stops; returns the drain loop's receipt (not yet finished: the caller logs it). */
     public static <J> ShutdownReceipt run(Drain drain, JobBoundary<Accepted> given, JobSource<J> source,
                                           Function<J, String> payload, Function<J, SourceInfo> where, JobHandler<Accepted> work) {
-        return run(drain, given, source, payload, where, (stableId, d) -> accepted -> work.handle(accepted, d));
+        return run(drain, given, source, payload, where, work, JobListener.NONE);
+    }
+
+    /** As above, {@code listener} told when each job starts and ends ({@link DrainLoop.Builder#jobListener}). */
+    public static <J> ShutdownReceipt run(Drain drain, JobBoundary<Accepted> given, JobSource<J> source,
+            Function<J, String> payload, Function<J, SourceInfo> where, JobHandler<Accepted> work, JobListener listener) {
+        return run(drain, given, source, payload, where, (stableId, d) -> accepted -> work.handle(accepted, d), listener);
     }
 
     /**
@@ -47,6 +54,13 @@ public final class BoundaryLoop {
     public static <J, W> ShutdownReceipt run(Drain drain, JobBoundary<Accepted> given, JobSource<J> source,
             Function<J, String> payload, Function<J, SourceInfo> where, CompletionStore<W> completions,
             OnceHandler<Accepted, W> work) {
+        return run(drain, given, source, payload, where, completions, work, JobListener.NONE);
+    }
+
+    /** As above, {@code listener} told when each job starts and ends ({@link DrainLoop.Builder#jobListener}). */
+    public static <J, W> ShutdownReceipt run(Drain drain, JobBoundary<Accepted> given, JobSource<J> source,
+            Function<J, String> payload, Function<J, SourceInfo> where, CompletionStore<W> completions,
+            OnceHandler<Accepted, W> work, JobListener listener) {
         Objects.requireNonNull(completions, "completions");
         return run(drain, given, source, payload, where, (stableId, d) -> accepted -> {
             if (stableId == null) {
@@ -56,12 +70,12 @@ public final class BoundaryLoop {
                         + " fields (or name another with JobBoundary.Builder.jobIdField)");
             }
             Once.run(completions, stableId, accepted, d, work);
-        });
+        }, listener);
     }
 
     private static <J> ShutdownReceipt run(Drain drain, JobBoundary<Accepted> given, JobSource<J> source,
             Function<J, String> payload, Function<J, SourceInfo> where,
-            BiFunction<String, Drain, AcceptedJobHandler<Accepted>> work) {
+            BiFunction<String, Drain, AcceptedJobHandler<Accepted>> work, JobListener listener) {
         // a dead letter the store does not take is tried again with the job in hand until the drain
         // stops: handing the job back at once made the store's outage count against the job
         JobBoundary<Accepted> boundary = given.withDeadLetters(sink -> new PatientDeadLetters(sink, drain));
@@ -84,6 +98,7 @@ public final class BoundaryLoop {
                 })
                 .onHandBack(boundary::handedBack)
                 .handBackIf(e -> e instanceof DeadLetterException)
+                .jobListener(listener)
                 .build()
                 .run();
     }
