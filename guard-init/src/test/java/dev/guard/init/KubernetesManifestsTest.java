@@ -139,7 +139,48 @@ class KubernetesManifestsTest {
                 }
             }
         }
-        assertEquals(Boolean.FALSE, podSpec().get("automountServiceAccountToken"), "the worker needs no API token");
+        assertEquals(Boolean.FALSE, podSpec().get("automountServiceAccountToken"),
+                "no token for every container: only the worker's projected one");
+    }
+
+    /**
+     * The deletion cost: the worker (and no initContainer) gets a rotated token, the cluster CA and
+     * the namespace where guard's PodApi reads them, its pod name from the downward API, and the
+     * ServiceAccount may patch pods in its namespace and do nothing else.
+     */
+    @Test
+    void onlyTheWorkerMayPatchItsPodAndOnlyThat() {
+        assertEquals("worker", podSpec().get("serviceAccountName"));
+        Map<String, Object> account = doc("ServiceAccount/worker");
+        assertEquals(Boolean.FALSE, account.get("automountServiceAccountToken"));
+        Map<String, Object> role = doc("Role/worker-deletion-cost");
+        assertEquals(List.of(Map.of("apiGroups", List.of(""), "resources", List.of("pods"), "verbs", List.of("patch"))),
+                role.get("rules"), "exactly the permission a merge patch of the pod's annotation needs");
+        Map<String, Object> binding = doc("RoleBinding/worker-deletion-cost");
+        assertEquals(Map.of("apiGroup", "rbac.authorization.k8s.io", "kind", "Role", "name", "worker-deletion-cost"),
+                binding.get("roleRef"));
+        assertEquals(List.of(Map.of("kind", "ServiceAccount", "name", "worker")), binding.get("subjects"));
+        assertEquals(1, BY_NAME.keySet().stream().filter(k -> k.startsWith("Role/") || k.startsWith("ClusterRole")).count(),
+                "one Role, no ClusterRole: " + BY_NAME.keySet());
+
+        String mountPath = dev.guard.drain.kubernetes.PodApi.SERVICE_ACCOUNT.toString();
+        Map<String, Object> worker = containers("containers").get(0);
+        assertTrue(Manifests.list(worker.get("volumeMounts"), "volumeMounts").stream().map(m -> Manifests.map(m, "mount"))
+                .anyMatch(m -> mountPath.equals(m.get("mountPath")) && "api-token".equals(m.get("name"))
+                        && Boolean.TRUE.equals(m.get("readOnly"))), "the worker mounts its token where PodApi reads it");
+        for (Map<String, Object> c : containers("initContainers")) {
+            assertFalse(String.valueOf(c.get("volumeMounts")).contains("api-token"), c.get("name") + " must not get the token");
+        }
+        Map<String, Object> volume = Manifests.list(podSpec().get("volumes"), "volumes").stream()
+                .map(v -> Manifests.map(v, "volume")).filter(v -> "api-token".equals(v.get("name"))).findFirst()
+                .orElseThrow(() -> new AssertionError("no api-token volume"));
+        String sources = String.valueOf(Manifests.map(volume, "projected").get("sources"));
+        assertTrue(sources.contains("serviceAccountToken={path=token") && sources.contains("key=ca.crt, path=ca.crt")
+                && sources.contains("path=namespace") && sources.contains("fieldPath=metadata.namespace"), sources);
+        List<Object> env = Manifests.list(worker.get("env"), "worker.env");
+        assertTrue(env.contains(Map.of("name", "POD_NAME", "valueFrom", Map.of("fieldRef", Map.of("fieldPath", "metadata.name")))),
+                env.toString());
+        assertTrue(env.contains(Map.of("name", dev.guard.drain.kubernetes.DeletionCost.ENV, "value", "on")), env.toString());
     }
 
     @Test

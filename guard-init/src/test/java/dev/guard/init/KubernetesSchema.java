@@ -4,7 +4,10 @@ import com.google.gson.JsonParser;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1PodDisruptionBudget;
+import io.kubernetes.client.openapi.models.V1Role;
+import io.kubernetes.client.openapi.models.V1RoleBinding;
 import io.kubernetes.client.openapi.models.V1Secret;
+import io.kubernetes.client.openapi.models.V1ServiceAccount;
 import io.kubernetes.client.openapi.models.V2HorizontalPodAutoscaler;
 import java.io.IOException;
 import java.util.Map;
@@ -28,6 +31,9 @@ final class KubernetesSchema {
             case "v1 Secret" -> V1Secret.validateJsonElement(tree);
             case "policy/v1 PodDisruptionBudget" -> V1PodDisruptionBudget.validateJsonElement(tree);
             case "autoscaling/v2 HorizontalPodAutoscaler" -> V2HorizontalPodAutoscaler.validateJsonElement(tree);
+            case "v1 ServiceAccount" -> V1ServiceAccount.validateJsonElement(tree);
+            case "rbac.authorization.k8s.io/v1 Role" -> V1Role.validateJsonElement(tree);
+            case "rbac.authorization.k8s.io/v1 RoleBinding" -> V1RoleBinding.validateJsonElement(tree);
             default -> throw new IllegalArgumentException("no API model for " + type + " here: add it to KubernetesSchema");
         }
     }
