@@ -1,14 +1,19 @@
 package dev.guard.examples.scaledown;
 
 import dev.guard.testing.KafkaBroker;
+import dev.guard.testing.KubeApiServer;
 import dev.guard.testing.MachineServices;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -74,6 +79,9 @@ public final class Experiment {
         Runtime.getRuntime().addShutdownHook(cleanup);
         RedisClient client = RedisClient.create(uri);
         List<Row> rows = new ArrayList<>();
+        // the deletion-cost row's pods live on a stand-in API server (no Kubernetes here)
+        KubeApiServer pods = config.modes().contains(Mode.DELETION_COST)
+                ? KubeApiServer.start(Path.of(config.workDir()).resolve("kube-api")) : null;
         try (StatefulRedisConnection<String, String> c = client.connect()) {
             String runId = Long.toString(System.currentTimeMillis(), 36);
             for (Transport.Kind kind : config.brokers()) {
@@ -82,15 +90,21 @@ public final class Experiment {
                     // one run's churning group of ten was seen to stop taking the next run's records)
                     try (Transport transport = transport(kind, config, uri, brokers, out)) {
                         String prefix = "scaledown:" + runId + ":" + kind.arg() + ":" + mode.arg();
-                        Row row = new Trial(config, transport, mode, uri, prefix, c.sync(), out,
-                                kind.arg() + " " + mode.label(kind), kind.arg() + "-" + mode.arg(), Experiment::scaleDown)
-                                .run();
+                        Trial trial = new Trial(config, transport, mode, uri, prefix, c.sync(), out,
+                                kind.arg() + " " + mode.label(kind), kind.arg() + "-" + mode.arg(), Experiment::scaleDown);
+                        if (mode == Mode.DELETION_COST) {
+                            trial.pods(pods);
+                        }
+                        Row row = trial.run();
                         out.println(row.line());
                         rows.add(row);
                     }
                 }
             }
         } finally {
+            if (pods != null) {
+                pods.close();
+            }
             client.shutdown(Duration.ZERO, Duration.ofSeconds(1));
             for (AutoCloseable b : brokers) {
                 b.close();
@@ -126,14 +140,23 @@ public final class Experiment {
     }
 
     /**
-     * A scale-down event: SIGTERM (or SIGKILL in crash-safe mode) to perEvent random workers, SIGKILL
-     * after the grace period; then as many new workers (the scale-up).
+     * A scale-down event: SIGTERM (or SIGKILL in crash-safe mode) to perEvent workers, SIGKILL after
+     * the grace period; then as many new workers (the scale-up). The workers are picked at random, as
+     * by a ReplicaSet controller that knows nothing of them; in the deletion-cost row, lowest pod
+     * deletion cost first, ties at random, as the controller ranks pods that are alike in the rules
+     * before the cost (assigned, running, ready: all of them here).
      */
     static int scaleDown(Trial trial, int event) throws Exception {
         ExperimentConfig config = trial.config();
         List<Process> alive = trial.alive();
         Collections.shuffle(alive, trial.random());
+        if (trial.mode() == Mode.DELETION_COST) {
+            Map<Process, Integer> cost = new HashMap<>();
+            alive.forEach(p -> cost.put(p, trial.deletionCost(p)));
+            alive.sort(Comparator.comparingInt(cost::get)); // stable: the shuffle breaks ties
+        }
         List<Process> victims = alive.subList(0, Math.min(config.perEvent(), alive.size()));
+        trial.stopping(victims);
         boolean crashSafe = trial.mode() == Mode.CRASH_SAFE;
         for (Process p : victims) {
             if (crashSafe) {

@@ -18,6 +18,8 @@ public final class ExperimentConfig {
     private final List<Mode> modes;
     private final List<Transport.Kind> brokers;
     private final KafkaTransport.Protocol kafkaProtocol;
+    private final double load;
+    private final Duration costAfter;
     private final String amqpUri;
     private final String natsUrl;
     private final String redisUri;
@@ -44,13 +46,18 @@ public final class ExperimentConfig {
         this.workDir = b.workDir;
         this.keepKeys = b.keepKeys;
         this.kafkaProtocol = b.kafkaProtocol;
+        this.load = b.load;
+        this.costAfter = b.costAfter;
     }
 
     public static Builder builder() {
         return new Builder();
     }
 
-    /** {@code --jobs N --workers N --events N --per-event N --grace-ms N --safety-ms N --slow-one-in N --modes a,b --redis-uri U --redis-server PATH --work-dir DIR --keep-keys true|false}. */
+    /**
+     * {@code --jobs N --workers N --events N --per-event N --grace-ms N --safety-ms N --slow-one-in N --modes a,b
+     * --redis-uri U --redis-server PATH --work-dir DIR --keep-keys true|false --load F --cost-after-ms N}.
+     */
     public static ExperimentConfig parse(String... args) {
         Builder b = builder();
         for (int i = 0; i < args.length; i++) {
@@ -88,6 +95,8 @@ public final class ExperimentConfig {
                 case "--redis-server" -> b.redisServer(v);
                 case "--work-dir" -> b.workDir(v);
                 case "--keep-keys" -> b.keepKeys(Boolean.parseBoolean(v));
+                case "--load" -> b.load(Double.parseDouble(v));
+                case "--cost-after-ms" -> b.costAfter(Duration.ofMillis(Long.parseLong(v)));
                 case "--completion" -> b.completions(switch (v) {
                     case "records" -> true;
                     case "none" -> false;
@@ -95,8 +104,7 @@ public final class ExperimentConfig {
                 });
                 default -> throw new IllegalArgumentException("unknown option " + a + "; options: --jobs --workers --events"
                         + " --per-event --grace-ms --safety-ms --slow-one-in --modes --brokers --amqp-uri --nats-url --redis-uri --kafka-protocol"
-                        + " --redis-server --work-dir"
-                        + " --keep-keys");
+                        + " --redis-server --work-dir --keep-keys --load --cost-after-ms --completion");
             }
         }
         return b.build();
@@ -134,13 +142,26 @@ public final class ExperimentConfig {
      * 1 s), or a share group of KIP-932 ({@code KafkaShareQueue}).
      */
     public KafkaTransport.Protocol kafkaProtocol() { return kafkaProtocol; }
+    /**
+     * The fleet's load ({@code --load F}, 0 &lt; F &lt; 1): the jobs are not all queued before the
+     * workers start but fed so that about F of the workers hold one at any time ({@link #inFlight()}
+     * jobs queued or held), as when an autoscaler scales down because the load fell; 0 (the default)
+     * queues every job first and keeps every worker busy. Redis only.
+     */
+    public double load() { return load; }
+    /** Jobs queued or held at once under {@link #load()}. */
+    public int inFlight() { return Math.max(1, (int) Math.round(load * workers)); }
+    /** The deletion-cost workers' {@code GUARD_DELETION_COST_AFTER} ({@code --cost-after-ms}, default 50 ms). */
+    public Duration costAfter() { return costAfter; }
 
     @Override
     public String toString() {
         return jobs + " jobs, " + workers + " workers, " + events + " scale-down events of " + perEvent + " workers, grace "
                 + grace.toMillis() + " ms (safety margin " + safety.toMillis() + " ms), 1 job in " + slowOneIn + " slow"
                 + (kafkaProtocol != KafkaTransport.Protocol.CLASSIC && brokers.contains(Transport.Kind.KAFKA)
-                        ? ", Kafka's workers " + kafkaProtocol.says() : "");
+                        ? ", Kafka's workers " + kafkaProtocol.says() : "")
+                + (load > 0 ? ", load " + load + " (" + inFlight() + " jobs queued or held at a time)" : "")
+                + (modes.contains(Mode.DELETION_COST) ? ", deletion cost busy after " + costAfter.toMillis() + " ms" : "");
     }
 
     /** Defaults are the documents' experiment: 100,000 jobs, 50 workers, 3 events of 5, grace 1 s. */
@@ -152,7 +173,8 @@ public final class ExperimentConfig {
         private Duration grace = Duration.ofSeconds(1);
         private Duration safety = Duration.ofMillis(300);
         private int slowOneIn = 100;
-        private List<Mode> modes = List.of(Mode.values());
+        /** The four rows of the documents; {@link Mode#DELETION_COST} is asked for by name, with {@code --load}. */
+        private List<Mode> modes = List.of(Mode.NONE, Mode.GRACEFUL, Mode.FALLBACK, Mode.CRASH_SAFE);
         private List<Transport.Kind> brokers = List.of(Transport.Kind.REDIS);
         private String amqpUri;
         private String natsUrl;
@@ -162,6 +184,8 @@ public final class ExperimentConfig {
         private String workDir = "target/scaledown";
         private boolean keepKeys;
         private KafkaTransport.Protocol kafkaProtocol = KafkaTransport.Protocol.CLASSIC;
+        private double load;
+        private Duration costAfter = Duration.ofMillis(50);
 
         Builder() {}
 
@@ -181,6 +205,8 @@ public final class ExperimentConfig {
         public Builder workDir(String workDir) { this.workDir = Objects.requireNonNull(workDir); return this; }
         public Builder keepKeys(boolean keepKeys) { this.keepKeys = keepKeys; return this; }
         public Builder completions(boolean completions) { this.completions = completions; return this; }
+        public Builder load(double load) { this.load = load; return this; }
+        public Builder costAfter(Duration after) { this.costAfter = Objects.requireNonNull(after); return this; }
         public Builder kafkaProtocol(KafkaTransport.Protocol p) { this.kafkaProtocol = java.util.Objects.requireNonNull(p); return this; }
 
         public ExperimentConfig build() {
@@ -192,6 +218,17 @@ public final class ExperimentConfig {
             if (safety.compareTo(grace) >= 0) {
                 throw new IllegalArgumentException("--safety-ms " + safety.toMillis() + " must be below --grace-ms "
                         + grace.toMillis());
+            }
+            if (load < 0 || load >= 1) {
+                throw new IllegalArgumentException("--load " + load + " must be above 0 and below 1 (0 or unset: every job"
+                        + " queued first)");
+            }
+            if (load > 0 && !brokers.equals(List.of(Transport.Kind.REDIS))) {
+                throw new IllegalArgumentException("--load feeds the jobs to a Redis list as they are taken; it runs on"
+                        + " --brokers redis only, not " + brokers);
+            }
+            if (costAfter.isNegative() || costAfter.isZero()) {
+                throw new IllegalArgumentException("--cost-after-ms must be positive");
             }
             return new ExperimentConfig(this);
         }

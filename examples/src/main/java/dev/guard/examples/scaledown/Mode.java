@@ -11,7 +11,13 @@ public enum Mode {
     /** Drain to the deadline, then hand the job back to the fallback list. */
     FALLBACK("graceful + fallback queue"),
     /** BLMOVE into a processing list, leases and a reaper; workers are SIGKILLed with no SIGTERM. */
-    CRASH_SAFE("crash-safe fetch (SIGKILL only)");
+    CRASH_SAFE("crash-safe fetch (SIGKILL only)"),
+    /**
+     * {@link #FALLBACK}'s worker keeping its pod's deletion cost ({@code DeletionCost}, through a
+     * stand-in API server), and a scaler that removes the lowest-cost workers first, as the
+     * ReplicaSet controller does; the other rows' scaler picks at random.
+     */
+    DELETION_COST("graceful + hand-back + deletion cost");
 
     private final String label;
 
@@ -33,6 +39,7 @@ public enum Mode {
             case GRACEFUL -> "ack on receipt, graceful shutdown";
             case FALLBACK -> "ack after job, graceful + hand-back";
             case CRASH_SAFE -> "ack after job (SIGKILL only)";
+            case DELETION_COST -> "ack after job, hand-back + deletion cost";
         };
     }
 
@@ -51,6 +58,7 @@ public enum Mode {
                 return m;
             }
         }
-        throw new IllegalArgumentException("unknown mode '" + s + "'; use none, graceful, fallback or crash-safe");
+        throw new IllegalArgumentException("unknown mode '" + s + "'; use none, graceful, fallback, crash-safe or"
+                + " deletion-cost");
     }
 }

@@ -1,5 +1,7 @@
 package dev.guard.examples.scaledown;
 
+import dev.guard.drain.kubernetes.DeletionCost;
+import dev.guard.testing.KubeApiServer;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.io.File;
 import java.io.IOException;
@@ -58,6 +60,11 @@ final class Trial {
     private boolean replaceExited;
     private int restarts;
     private int seq;
+    /** The stand-in API server the deletion-cost workers annotate their pods through; null in other modes. */
+    private KubeApiServer pods;
+    private Path serviceAccount;
+    private int busyStopped;
+    private volatile boolean fed;
 
     Trial(ExperimentConfig config, Transport transport, Mode mode, String sinkUri, String prefix,
             RedisCommands<String, String> redis, PrintStream out, String name, String logStem, Event event)
@@ -83,6 +90,33 @@ final class Trial {
         return this;
     }
 
+    /**
+     * Gives each worker a pod on {@code api}, through which a {@link Mode#DELETION_COST} worker keeps
+     * its deletion cost, with a service account allowed to patch it.
+     */
+    Trial pods(KubeApiServer api) throws IOException {
+        this.pods = api;
+        this.serviceAccount = api.serviceAccount(NAMESPACE, "worker", true);
+        return this;
+    }
+
+    /** The namespace of the workers' pods on the stand-in API server. */
+    static final String NAMESPACE = "scaledown";
+
+    /** A worker's pod deletion cost as the ReplicaSet controller would read it (0 without pods). */
+    int deletionCost(Process worker) {
+        return pods == null ? 0 : pods.deletionCost(NAMESPACE, workerIds.get(worker));
+    }
+
+    /** The scale-down is about to stop {@code victims}: counts those holding a job now. */
+    void stopping(List<Process> victims) {
+        for (Process p : victims) {
+            if (holding(workerId(p)) != null) {
+                busyStopped++;
+            }
+        }
+    }
+
     /** Starts a new worker for each one that exits by itself, as a Deployment does; counted as restarts. */
     Trial replaceExited(boolean replace) {
         this.replaceExited = replace;
@@ -94,9 +128,17 @@ final class Trial {
         for (int i = 1; i <= config.jobs(); i++) {
             ids.add(JobWork.id(i));
         }
-        // the broker's own count of what was queued, before any worker runs (kept with the keys for inspection)
-        redis.set(Experiment.enqueued(prefix), Long.toString(transport.enqueue(prefix, ids)));
-        out.printf("%s: %d jobs queued, starting %d workers (log: %s)%n", name, ids.size(), config.workers(), log);
+        Thread feeder = null;
+        if (config.load() > 0) {
+            feeder = feed(ids);
+            out.printf("%s: %d jobs fed %d at a time, starting %d workers (log: %s)%n", name, ids.size(), config.inFlight(),
+                    config.workers(), log);
+        } else {
+            // the broker's own count of what was queued, before any worker runs (kept with the keys for inspection)
+            redis.set(Experiment.enqueued(prefix), Long.toString(transport.enqueue(prefix, ids)));
+            fed = true;
+            out.printf("%s: %d jobs queued, starting %d workers (log: %s)%n", name, ids.size(), config.workers(), log);
+        }
         long start = System.nanoTime();
         int terminated = 0;
         try {
@@ -108,6 +150,12 @@ final class Trial {
             for (int k = 1; k <= config.events(); k++) {
                 long threshold = (long) config.jobs() * k / (config.events() + 1);
                 awaitResults(threshold);
+                if (config.load() > 0) {
+                    // under a fed load the next job is queued, and taken by an idle worker, the moment the
+                    // threshold's job ends: a scale-down there would meet that worker in its first
+                    // milliseconds every time. An autoscaler's decision has nothing to do with one job's end
+                    Thread.sleep(200 + random.nextInt(800));
+                }
                 terminated += event.fire(this, k);
             }
             long lastChange = settle();
@@ -115,11 +163,49 @@ final class Trial {
             stopAll();
             return reconcile(ids, terminated, millis);
         } finally {
+            if (feeder != null) {
+                feeder.interrupt();
+            }
             for (Process p : live) {
                 p.toHandle().destroyForcibly();
             }
             cleanUp();
         }
+    }
+
+    /**
+     * Queues the jobs as they are taken: at most {@link ExperimentConfig#inFlight()} of them queued
+     * or held at a time (pushed, not yet in the sink nor dead), so that the rest of the fleet is idle.
+     */
+    private Thread feed(List<String> ids) {
+        Thread t = new Thread(() -> {
+            io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create(sinkUri);
+            try (var c = client.connect()) {
+                RedisCommands<String, String> r = c.sync();
+                int pushed = 0;
+                while (pushed < ids.size()) {
+                    long done = r.hlen(Sink.results(prefix)) + transport.dead(prefix).size();
+                    int room = (int) Math.min(ids.size() - pushed, config.inFlight() - (pushed - done));
+                    if (room > 0) {
+                        transport.enqueue(prefix, ids.subList(pushed, pushed + room));
+                        pushed += room;
+                    } else {
+                        Thread.sleep(5);
+                    }
+                }
+                r.set(Experiment.enqueued(prefix), Integer.toString(pushed));
+                fed = true;
+            } catch (InterruptedException e) {
+                // the trial ended
+            } catch (Exception e) {
+                out.printf("%s: feeding the jobs failed: %s; the run will not settle%n", name, e);
+            } finally {
+                client.shutdown(Duration.ZERO, Duration.ofSeconds(1));
+            }
+        }, "scaledown-feeder");
+        t.setDaemon(true);
+        t.start();
+        return t;
     }
 
     // ---- for the events
@@ -201,6 +287,9 @@ final class Trial {
     /** Takes workers out of the fleet: they are not replaced when they exit (the scale-down's victims). */
     void retire(Collection<Process> workers) {
         live.removeAll(new ArrayList<>(workers));
+        if (pods != null) {
+            workers.forEach(p -> pods.deletePod(NAMESPACE, workerIds.get(p)));
+        }
     }
 
     void spawn() throws IOException {
@@ -213,11 +302,19 @@ final class Trial {
                 Long.toString(config.grace().toMillis()),
                 Long.toString(config.safety().toMillis()), Integer.toString(config.slowOneIn()),
                 config.completions() ? "records" : "none");
-        if (seq == 1) {
-            cmd = firstWorkerWrap.apply(cmd);
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        if (mode == Mode.DELETION_COST) {
+            // the pod's environment: the API server (kubelet), POD_NAME (downward API), guard's switch
+            pods.pod(NAMESPACE, id);
+            pb.environment().putAll(pods.env(id));
+            pb.environment().put(DeletionCost.ENV, "on");
+            pb.environment().put(DeletionCost.ENV_AFTER, config.costAfter().toMillis() + "ms");
+            pb.environment().put(Worker.ENV_SERVICE_ACCOUNT, serviceAccount.toString());
         }
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();
+        if (seq == 1) {
+            pb.command(firstWorkerWrap.apply(cmd));
+        }
+        Process p = pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();
         live.add(p);
         SPAWNED.add(p);
         p.onExit().thenRun(() -> SPAWNED.remove(p));
@@ -296,8 +393,8 @@ final class Trial {
                     lastChange = now;
                 }
                 lastCount = count;
-            } else if (now - lastChange > Experiment.SETTLE.toNanos()
-                    || (count >= config.jobs() && transport.pendingCountsHeld())) {
+            } else if (fed && (now - lastChange > Experiment.SETTLE.toNanos()
+                    || (count >= config.jobs() && transport.pendingCountsHeld()))) {
                 return lastChange;
             }
             Thread.sleep(50);
@@ -349,7 +446,7 @@ final class Trial {
         return new Row(transport.kind(), mode, terminated, lost.size(), number(prefix + ":handedback"),
                 number(prefix + ":reaped"), number(prefix + ":redelivered"), twice, written.size(), dead.size(), millis,
                 List.copyOf(lost), prefix, List.copyOf(pickups), restarts, settleMillis(faults, at, dead),
-                resumeMillis(faults, at, ids.size(), dead), ranAgain);
+                resumeMillis(faults, at, ids.size(), dead), ranAgain, busyStopped);
     }
 
     /**

@@ -1,19 +1,24 @@
 package dev.guard.examples.scaledown;
 
 import com.rabbitmq.client.Connection;
+import dev.guard.config.Durations;
 import dev.guard.drain.Drain;
 import dev.guard.drain.DrainConfig;
 import dev.guard.drain.DrainLoop;
 import dev.guard.drain.ForwardingJobSource;
 import dev.guard.drain.JobHandler;
+import dev.guard.drain.JobListener;
 import dev.guard.drain.JobSource;
 import dev.guard.drain.Once;
 import dev.guard.drain.ShutdownReceipt;
+import dev.guard.drain.kubernetes.DeletionCost;
+import dev.guard.drain.kubernetes.PodApi;
 import dev.guard.queue.redis.RedisCompletions;
 import dev.guard.queue.redis.RedisWrites;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -31,6 +36,8 @@ import java.util.Optional;
 public final class Worker {
 
     static final Duration POLL = Duration.ofMillis(500);
+    /** Where the deletion-cost worker's service account files are (the kubelet's mount, in a pod). */
+    static final String ENV_SERVICE_ACCOUNT = "GUARD_EXPERIMENT_SERVICE_ACCOUNT";
 
     /** Set when the experiment process is gone: a worker must not outlive its orchestrator. */
     private static volatile boolean orphaned;
@@ -111,6 +118,10 @@ public final class Worker {
         };
         RedisCompletions completions = completionsOn == null ? null
                 : RedisCompletions.builder(completionsOn, prefix + ":done").worker(workerId).build();
+        // the deletion-cost row: the pod's annotation kept as Guard.run keeps it with GUARD_DELETION_COST=on
+        DeletionCost cost = mode != Mode.DELETION_COST ? null
+                : DeletionCost.start(PodApi.inCluster(System.getenv(), Path.of(System.getenv(ENV_SERVICE_ACCOUNT)),
+                        Duration.ofSeconds(10)), Durations.parse(System.getenv(DeletionCost.ENV_AFTER)));
         try {
             if (completions != null) {
                 handler = Once.handler(completions, source::idOf, (J job, Drain d, RedisWrites writes) -> {
@@ -121,9 +132,13 @@ public final class Worker {
             ShutdownReceipt receipt = DrainLoop.builder(drain, source, handler)
                     .handBack(mode != Mode.GRACEFUL)
                     .onHandBack(id -> sinkConnection.sync().incr(prefix + ":handedback"))
+                    .jobListener(cost != null ? cost : JobListener.NONE)
                     .build().run();
             return receipt.exitCode();
         } finally {
+            if (cost != null) {
+                cost.close();
+            }
             if (completions != null) {
                 completions.close();
             }
