@@ -94,6 +94,17 @@ public final class GuardStartupException extends RuntimeException implements Exi
                 ExitCodes.CONFIG);
     }
 
+    /**
+     * The pod's deletion cost was asked for ({@code guard.deletion-cost=on}) and cannot be kept:
+     * {@code why} says what the API server or the pod's mounts answered and what to grant or set.
+     */
+    public static GuardStartupException deletionCost(String why, int exitCode) {
+        return new GuardStartupException("guard: the pod's deletion cost cannot be kept", "guard wrote this pod's"
+                + " controller.kubernetes.io/pod-deletion-cost once before the first job, to prove it may:\n\n"
+                + why.strip().indent(2).stripTrailing(), "- grant what the description says, or start without it:"
+                + " guard.deletion-cost=off (GUARD_DELETION_COST=off)", exitCode);
+    }
+
     /** The readiness gate's last result for each broker. */
     static GuardStartupException notReady(ReadinessReport report) {
         String d = "guard waited for this application's brokers before starting its listeners, and "

@@ -2,6 +2,8 @@ package dev.guard.schema.spring;
 
 import dev.guard.drain.DurabilityCheck;
 import dev.guard.drain.TimeoutBudget;
+import dev.guard.drain.kubernetes.PodApi;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -36,6 +38,46 @@ public class BoundaryProperties {
      * job, warn logs it and starts, off does not read the clocks. Unset: GUARD_TIMEOUT_CHECK, else error.
      */
     private TimeoutBudget.Level timeoutCheck;
+
+    /**
+     * Keep this pod's controller.kubernetes.io/pod-deletion-cost current (busy 100, idle 0), so that
+     * a scale-down removes idle workers first; needs patch on pods for the pod's service account.
+     * Unset: the environment variable GUARD_DELETION_COST (on/off), else off.
+     */
+    private Boolean deletionCost;
+
+    /**
+     * How long a job runs before the pod counts as busy, and without a job before it counts as idle;
+     * also the shortest time between two writes. Unset: GUARD_DELETION_COST_AFTER, else 5 s.
+     */
+    private Duration deletionCostAfter;
+
+    /** Where the pod's service account is mounted (token, ca.crt, namespace). */
+    private Path serviceAccount = PodApi.SERVICE_ACCOUNT;
+
+    public Boolean getDeletionCost() {
+        return deletionCost;
+    }
+
+    public void setDeletionCost(Boolean deletionCost) {
+        this.deletionCost = deletionCost;
+    }
+
+    public Duration getDeletionCostAfter() {
+        return deletionCostAfter;
+    }
+
+    public void setDeletionCostAfter(Duration deletionCostAfter) {
+        this.deletionCostAfter = deletionCostAfter;
+    }
+
+    public Path getServiceAccount() {
+        return serviceAccount;
+    }
+
+    public void setServiceAccount(Path serviceAccount) {
+        this.serviceAccount = serviceAccount;
+    }
 
     public Duration getLongestJob() {
         return longestJob;

@@ -6,6 +6,8 @@ import dev.guard.drain.DrainConfig;
 import dev.guard.config.Durations;
 import dev.guard.drain.DurabilityCheck;
 import dev.guard.drain.TimeoutBudget;
+import dev.guard.drain.kubernetes.DeletionCost;
+import dev.guard.drain.kubernetes.PodApi;
 import dev.guard.metrics.DrainMetrics;
 import dev.guard.schema.Accepted;
 import dev.guard.schema.Schemas;
@@ -19,7 +21,10 @@ import dev.guard.spring.GuardBrokers;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.springframework.beans.factory.ObjectProvider;
@@ -132,7 +137,43 @@ public class GuardBoundaryAutoConfiguration {
             persistence = raw == null || raw.isBlank() ? DurabilityCheck.Level.ERROR
                     : DurabilityCheck.Level.parse(raw, "environment variable " + DurabilityCheck.ENV);
         }
-        return new GuardWorkers(boundary, config, all, persistence, timeoutSettings(props, env));
+        return new GuardWorkers(boundary, config, all, persistence, timeoutSettings(props, env), deletionCost(props, env));
+    }
+
+    /**
+     * guard.deletion-cost and guard.deletion-cost-after, else the variables a shared ConfigMap sets;
+     * what starts the pod's deletion cost keeper when it is on (null when off). The pod's coordinates
+     * (KUBERNETES_SERVICE_HOST and _PORT, POD_NAME, POD_NAMESPACE, HOSTNAME) are read from Spring's
+     * environment, which holds the process's.
+     */
+    static Callable<DeletionCost> deletionCost(BoundaryProperties props, Environment env) {
+        Boolean on = props.getDeletionCost();
+        if (on == null) {
+            on = DeletionCost.parseSwitch(env.getProperty(DeletionCost.ENV), "environment variable " + DeletionCost.ENV);
+        }
+        if (!on) {
+            return null;
+        }
+        Duration after = props.getDeletionCostAfter();
+        if (after == null) {
+            String raw = env.getProperty(DeletionCost.ENV_AFTER);
+            try {
+                after = raw == null || raw.isBlank() ? DeletionCost.DEFAULT_AFTER : Durations.parse(raw);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(DeletionCost.ENV_AFTER + "='" + raw.trim() + "' (from the environment)"
+                        + " is not a duration. Action: set it to " + Durations.FORMS, e);
+            }
+        }
+        Map<String, String> pod = new HashMap<>();
+        for (String name : List.of("KUBERNETES_SERVICE_HOST", "KUBERNETES_SERVICE_PORT", PodApi.ENV_POD_NAME,
+                PodApi.ENV_POD_NAMESPACE, "HOSTNAME")) {
+            String v = env.getProperty(name);
+            if (v != null) {
+                pod.put(name, v);
+            }
+        }
+        Duration every = after;
+        return () -> DeletionCost.start(PodApi.inCluster(pod, props.getServiceAccount(), Duration.ofSeconds(10)), every);
     }
 
     /** guard.timeout-check and guard.longest-job, else the variables a shared ConfigMap sets. */

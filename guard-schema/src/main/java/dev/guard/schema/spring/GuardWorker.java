@@ -4,6 +4,7 @@ import dev.guard.GuardLog;
 import dev.guard.drain.Drain;
 import dev.guard.drain.DrainConfig;
 import dev.guard.drain.DurabilityCheck;
+import dev.guard.drain.JobListener;
 import dev.guard.drain.TimeoutBudget;
 import dev.guard.drain.JobHandler;
 import dev.guard.drain.JobSource;
@@ -18,6 +19,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.springframework.context.SmartLifecycle;
 
@@ -47,6 +49,7 @@ public final class GuardWorker<J> implements SmartLifecycle {
     private final Consumer<Drain> onDrain;
     private final DurabilityCheck.Level persistenceCheck;
     private final TimeoutBudget.Settings timeouts;
+    private final Supplier<JobListener> listener;
     private boolean durabilityChecked;
     private volatile Drain drain;
     private volatile Thread loop;
@@ -54,8 +57,9 @@ public final class GuardWorker<J> implements SmartLifecycle {
 
     GuardWorker(JobBoundary<Accepted> boundary, JobSource<J> source, Function<J, String> payload, Function<J, SourceInfo> where,
                 JobHandler<Accepted> work, DrainConfig drainConfig, Consumer<Drain> onDrain,
-                DurabilityCheck.Level persistenceCheck, TimeoutBudget.Settings timeouts) {
+                DurabilityCheck.Level persistenceCheck, TimeoutBudget.Settings timeouts, Supplier<JobListener> listener) {
         this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
+        this.listener = Objects.requireNonNull(listener, "listener");
         this.boundary = Objects.requireNonNull(boundary, "boundary");
         this.source = Objects.requireNonNull(source, "source");
         this.payload = Objects.requireNonNull(payload, "payload");
@@ -85,6 +89,7 @@ public final class GuardWorker<J> implements SmartLifecycle {
             }
             durabilityChecked = true;
         }
+        JobListener jobs = listener.get(); // the pod's deletion cost, if asked for: a refusal fails the start here
         Drain d = Drain.create(drainConfig);
         if (onDrain != null) {
             onDrain.accept(d);
@@ -93,7 +98,7 @@ public final class GuardWorker<J> implements SmartLifecycle {
         receipt = null;
         Thread t = new Thread(() -> {
             try {
-                BoundaryLoop.run(d, boundary, source, payload, where, work);
+                BoundaryLoop.run(d, boundary, source, payload, where, work, jobs);
             } catch (RuntimeException | Error e) {
                 LOG.error("guard worker {}: the loop ended with an error; jobs in hand are not acked and the broker keeps them",
                         boundary.consumer(), e);

@@ -1,14 +1,20 @@
 package dev.guard.schema.spring;
 
+import dev.guard.ExitCodes;
 import dev.guard.drain.Drain;
 import dev.guard.drain.DrainConfig;
 import dev.guard.drain.DurabilityCheck;
 import dev.guard.drain.TimeoutBudget;
 import dev.guard.drain.JobHandler;
+import dev.guard.drain.JobListener;
 import dev.guard.drain.JobSource;
+import dev.guard.drain.kubernetes.DeletionCost;
+import dev.guard.drain.kubernetes.PodApi;
 import dev.guard.schema.Accepted;
 import dev.guard.schema.boundary.JobBoundary;
 import dev.guard.schema.SourceInfo;
+import dev.guard.spring.GuardStartupException;
+import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -31,9 +37,14 @@ public final class GuardWorkers {
     private final Consumer<Drain> onDrain;
     private final DurabilityCheck.Level persistenceCheck;
     private final TimeoutBudget.Settings timeouts;
+    /** Starts the pod's deletion cost keeper (null: not asked for); called once, by the first worker to start. */
+    private final Callable<DeletionCost> deletionCostStart;
+    private DeletionCost deletionCost;
 
     GuardWorkers(JobBoundary<Accepted> boundary, DrainConfig drainConfig, Consumer<Drain> onDrain,
-                 DurabilityCheck.Level persistenceCheck, TimeoutBudget.Settings timeouts) {
+                 DurabilityCheck.Level persistenceCheck, TimeoutBudget.Settings timeouts,
+                 Callable<DeletionCost> deletionCostStart) {
+        this.deletionCostStart = deletionCostStart;
         this.timeouts = timeouts;
         this.boundary = boundary;
         this.drainConfig = drainConfig;
@@ -48,7 +59,40 @@ public final class GuardWorkers {
      */
     public <J> GuardWorker<J> worker(JobSource<J> source, Function<J, String> payload, Function<J, SourceInfo> where,
                                      JobHandler<Accepted> work) {
-        return new GuardWorker<>(boundary, source, payload, where, work, drainConfig, onDrain, persistenceCheck, timeouts);
+        return new GuardWorker<>(boundary, source, payload, where, work, drainConfig, onDrain, persistenceCheck, timeouts,
+                this::listener);
+    }
+
+    /**
+     * What the workers tell when a job starts and ends: the pod's deletion cost keeper, shared by
+     * every worker of the application (the pod is busy while any of them holds a job), started by
+     * the first worker that starts; its refusal fails that start.
+     */
+    synchronized JobListener listener() {
+        if (deletionCostStart == null) {
+            return JobListener.NONE;
+        }
+        if (deletionCost == null) {
+            try {
+                deletionCost = deletionCostStart.call();
+            } catch (DeletionCost.Refused e) {
+                throw GuardStartupException.deletionCost(e.getMessage(), e.exitCode());
+            } catch (PodApi.NotInPod e) {
+                throw GuardStartupException.deletionCost(DeletionCost.ENV + " (guard.deletion-cost) is on, but "
+                        + e.getMessage(), ExitCodes.CONFIG);
+            } catch (Exception e) {
+                throw GuardStartupException.deletionCost(e.toString(), ExitCodes.CONFIG);
+            }
+        }
+        return deletionCost;
+    }
+
+    /** Stops keeping the pod's deletion cost (the context is closing). */
+    public synchronized void close() {
+        if (deletionCost != null) {
+            deletionCost.close();
+            deletionCost = null;
+        }
     }
 
     /** The boundary every worker built here shares (and its ledger). */

@@ -177,7 +177,7 @@ class SpringWorkerTest {
         }
     }
 
-    private static <T extends Throwable> T cause(Throwable t, Class<T> type) {
+    static <T extends Throwable> T cause(Throwable t, Class<T> type) {
         for (Throwable c = t; c != null; c = c.getCause()) {
             if (type.isInstance(c)) {
                 return type.cast(c);
