@@ -48,7 +48,7 @@ final class LintCommand implements Callable<Integer> {
     static final List<String> RULES = List.of("shell-pid1", "sleep-as-wait", "tcp-wait-redis", "wait-not-strict",
             "wait-forever", "secret-in-command", "secret-in-image", "undefined-variable", "loopback-env", "redis-ping-check",
             "liveness-asks-broker", "prestop-shell-sleep", "depends-on-started", "grace-mismatch", "grace-shorter-than-job",
-            "replicas-under-autoscaler", "autoscaled-without-pdb", "env-drift");
+            "replicas-under-autoscaler", "autoscaled-without-pdb", "env-drift", "deletion-cost-unreachable");
 
     @ParentCommand
     GuardInit root;

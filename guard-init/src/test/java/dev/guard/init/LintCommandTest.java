@@ -231,4 +231,78 @@ class LintCommandTest {
         assertEquals(Set.of("compose.yml:16:sleep-as-wait", "compose.yml:19:shell-pid1"), found(r.out()), r.out());
         assertTrue(r.out().contains("compose.yml:19: error [shell-pid1]"), "python:3.12-slim is Debian: dash " + r.out());
     }
+    /**
+     * GUARD_DELETION_COST=on where the worker cannot reach its pod: no token (the pod turns the
+     * mount off, its ServiceAccount too, nothing projected), a hostname that is not the pod's name
+     * without POD_NAME, a Compose service. The shipped example (token projected) is not named.
+     */
+    @Test
+    void aDeletionCostTheWorkerCannotKeepIsNamedAndTheShippedOneIsNot(@TempDir Path dir) throws Exception {
+        Path k = dir.resolve("worker.yaml");
+        Files.writeString(k, String.join("\n",
+                "apiVersion: v1",
+                "kind: ServiceAccount",
+                "metadata: {name: quiet}",
+                "automountServiceAccountToken: false",
+                "---",
+                "apiVersion: apps/v1",
+                "kind: Deployment",
+                "metadata: {name: a}",
+                "spec:",
+                "  template:",
+                "    spec:",
+                "      automountServiceAccountToken: false",
+                "      containers:",
+                "        - name: w",
+                "          image: registry.example.com/w:1",
+                "          env:",
+                "            - {name: GUARD_DELETION_COST, value: \"on\"}",
+                "---",
+                "apiVersion: apps/v1",
+                "kind: Deployment",
+                "metadata: {name: b}",
+                "spec:",
+                "  template:",
+                "    spec:",
+                "      serviceAccountName: quiet",
+                "      hostname: worker",
+                "      containers:",
+                "        - name: w",
+                "          image: registry.example.com/w:1",
+                "          env:",
+                "            - {name: GUARD_DELETION_COST, value: \"true\"}",
+                "---",
+                "apiVersion: apps/v1",
+                "kind: Deployment",
+                "metadata: {name: c}",
+                "spec:",
+                "  template:",
+                "    spec:",
+                "      serviceAccountName: quiet",
+                "      containers:",
+                "        - name: w",
+                "          image: registry.example.com/w:1",
+                "          env:",
+                "            - {name: POD_NAME, valueFrom: {fieldRef: {fieldPath: metadata.name}}}",
+                "            - {name: GUARD_DELETION_COST, value: \"on\"}",
+                "          volumeMounts:",
+                "            - {name: t, mountPath: /var/run/secrets/kubernetes.io/serviceaccount/}",
+                ""));
+        Cli.Result r = Cli.run("lint", k.toString());
+        assertEquals(Set.of("worker.yaml:17:deletion-cost-unreachable", "worker.yaml:31:deletion-cost-unreachable"),
+                found(r.out()), r.out());
+        assertTrue(r.out().contains("automountServiceAccountToken: false") && r.out().contains("hostname is 'worker'"),
+                r.out());
+        assertEquals(3, r.out().split("deletion-cost-unreachable\\]", -1).length - 1, "b has both: " + r.out());
+
+        Path c = dir.resolve("compose.yml");
+        Files.writeString(c, "services:\n  worker:\n    image: registry.example.com/w:1\n    environment:\n"
+                + "      GUARD_DELETION_COST: \"on\"\n");
+        Cli.Result compose = Cli.run("lint", c.toString());
+        assertEquals(Set.of("compose.yml:5:deletion-cost-unreachable"), found(compose.out()), compose.out());
+
+        Cli.Result shipped = Cli.run("lint", "../examples/kubernetes/worker-deployment.yaml",
+                "../examples/kubernetes/worker-rbac.yaml", "../examples/kubernetes/worker-config.yaml");
+        assertFalse(shipped.out().contains("deletion-cost-unreachable"), shipped.out());
+    }
 }

@@ -36,6 +36,7 @@ final class ContainerRules {
         livenessAsksBroker(c, out);
         preStopShellSleep(c, out);
         undefinedVariable(c, out);
+        DeletionCostRules.compose(c, out);
         return out;
     }
 

@@ -37,12 +37,15 @@ final class KubernetesRules {
                 annotated = longestAnnotation(template.get("metadata"));
             }
             String prefix = o.kind() + "/" + o.name() + " ";
+            List<Container> mine = new ArrayList<>();
             for (Container c : containers) {
                 if (c.file.equals(o.file()) && c.where.startsWith(prefix)) {
+                    mine.add(c);
                     Grace.check(c, grace, "terminationGracePeriodSeconds", tgps != null ? tgps.line() : spec.line(),
                             annotated, out);
                 }
             }
+            DeletionCostRules.pod(o, spec, mine, objects, out);
         }
         for (Lint.K8sObject o : objects) {
             boolean hpa = "HorizontalPodAutoscaler".equals(o.kind());
