@@ -3,15 +3,13 @@ package dev.guard.ready;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.InputStream;
+import dev.guard.testing.SelfSigned;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.util.List;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.SSLSocket;
@@ -20,7 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A real TLS server (the JDK's, with a self-signed certificate made by keytool) that this JVM
+ * A real TLS server (the JDK's, with a self-signed certificate made by keytool: {@link SelfSigned}) that this JVM
  * does not trust: https, rediss and amqps probes must say TLS and the gate must not retry.
  */
 class TlsRejectedTest {
@@ -32,24 +30,7 @@ class TlsRejectedTest {
     @BeforeAll
     static void startUntrustedTlsServer() throws Exception {
         dir = Files.createTempDirectory("guard-tls-");
-        Path keystore = dir.resolve("server.p12");
-        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair", "-alias", "server", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
-                "-dname", "CN=127.0.0.1", "-storetype", "PKCS12", "-keystore", keystore.toString(),
-                "-storepass", "changeit", "-keypass", "changeit").redirectErrorStream(true).start();
-        String out = new String(keytool.getInputStream().readAllBytes());
-        if (keytool.waitFor() != 0) {
-            throw new IllegalStateException("keytool (from the JDK at " + System.getProperty("java.home")
-                    + ") could not make a test certificate: " + out);
-        }
-        KeyStore ks = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(keystore)) {
-            ks.load(in, "changeit".toCharArray());
-        }
-        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        kmf.init(ks, "changeit".toCharArray());
-        SSLContext ctx = SSLContext.getInstance("TLS");
-        ctx.init(kmf.getKeyManagers(), null, null);
+        SSLContext ctx = SelfSigned.make(dir, "server", "127.0.0.1").serverContext();
         server = (SSLServerSocket) ctx.getServerSocketFactory().createServerSocket(0, 50, InetAddress.getByName("127.0.0.1"));
         acceptor = new Thread(() -> {
             while (!server.isClosed()) {

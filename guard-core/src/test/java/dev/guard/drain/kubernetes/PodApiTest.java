@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.guard.ExitCodes;
 import dev.guard.testing.KubeApiServer;
+import dev.guard.testing.SelfSigned;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -145,8 +146,8 @@ class PodApiTest {
     void aServerWhoseCertificateTheCaDidNotSignIsNotTrustedAndTheStartIsRefused() throws Exception {
         api.pod("jobs", "worker-f");
         Path sa = api.serviceAccount("jobs", "worker", true);
-        KubeApiServer.selfSigned(dir.resolve("other.p12"), dir.resolve("other.crt"), "someone-else");
-        Files.copy(dir.resolve("other.crt"), sa.resolve("ca.crt"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Path other = SelfSigned.make(dir, "other", "someone-else").pem();
+        Files.copy(other, sa.resolve("ca.crt"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         PodApi pod = client("worker-f", sa);
         PodApi.Answer a = pod.annotate(DeletionCost.ANNOTATION, "0");
         assertEquals(PodApi.UNTRUSTED, a.status(), a.toString());

@@ -7,15 +7,12 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -25,12 +22,9 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
 
 /**
  * A stand-in for the Kubernetes API server's pod PATCH, for the in-cluster client of guard's pod
@@ -38,7 +32,7 @@ import javax.net.ssl.SSLContext;
  * API documents, not as guard's client expects:
  *
  * <ul>
- *   <li>HTTPS only, with a certificate made for this run ({@code keytool}, SAN 127.0.0.1); the
+ *   <li>HTTPS only, with a certificate made for this run ({@link SelfSigned}, SAN 127.0.0.1); the
  *       service accounts it hands out carry that certificate as {@code ca.crt}, as the kubelet
  *       mounts the cluster CA.
  *   <li>{@code PATCH /api/v1/namespaces/{ns}/pods/{name}} with {@code application/merge-patch+json}
@@ -48,7 +42,8 @@ import javax.net.ssl.SSLContext;
  *       server does). 200 with the whole pod as stored, its {@code resourceVersion} raised.
  *   <li>Failures as {@code Status} objects (API conventions: kind Status, status Failure, message,
  *       reason, code): 401 Unauthorized for a missing or unknown bearer token; 403 Forbidden when the
- *       service account has no patch on pods in that namespace (RBAC's message: {@code pods "x" is
+ *       service account has no patch on pods in that namespace, and for any GET (the accounts handed
+ *       out here are bound, at most, to a Role with patch on pods alone; RBAC's message: {@code pods "x" is
  *       forbidden: User "system:serviceaccount:ns:sa" cannot patch resource "pods" in API group ""
  *       in the namespace "ns"}); 404 NotFound for an unknown pod; 422 Invalid for a
  *       {@code controller.kubernetes.io/pod-deletion-cost} that is not an int32 ("Invalid values will
@@ -77,21 +72,12 @@ public final class KubeApiServer implements AutoCloseable {
 
     private record Account(String namespace, String name, boolean mayPatchPods) {}
 
-    private KubeApiServer(Path dir) throws IOException, GeneralSecurityException, InterruptedException {
+    private KubeApiServer(Path dir) throws IOException {
         this.dir = dir;
-        Path keystore = dir.resolve("apiserver.p12");
-        this.caCert = dir.resolve("apiserver.crt");
-        selfSigned(keystore, caCert, "kube-apiserver");
-        KeyStore ks = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(keystore)) {
-            ks.load(in, "changeit".toCharArray());
-        }
-        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        kmf.init(ks, "changeit".toCharArray());
-        SSLContext tls = SSLContext.getInstance("TLS");
-        tls.init(kmf.getKeyManagers(), null, null);
+        SelfSigned cert = SelfSigned.make(dir, "apiserver", "kube-apiserver");
+        this.caCert = cert.pem();
         this.server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
-        server.setHttpsConfigurator(new HttpsConfigurator(tls));
+        server.setHttpsConfigurator(new HttpsConfigurator(cert.serverContext()));
         server.setExecutor(Executors.newFixedThreadPool(4, r -> {
             Thread t = new Thread(r, "kube-api-stand-in");
             t.setDaemon(true);
@@ -103,34 +89,8 @@ public final class KubeApiServer implements AutoCloseable {
 
     /** Starts one on a free port of 127.0.0.1, its files (certificate, service accounts) under {@code dir}. */
     public static KubeApiServer start(Path dir) throws IOException {
-        try {
-            Files.createDirectories(dir);
-            return new KubeApiServer(dir);
-        } catch (GeneralSecurityException e) {
-            throw new IOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException(e);
-        }
-    }
-
-    /** A keypair and its self-signed certificate for 127.0.0.1, made by the JDK's keytool; the certificate as PEM. */
-    public static void selfSigned(Path keystore, Path pem, String cn) throws IOException, InterruptedException {
-        String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
-        Files.deleteIfExists(keystore);
-        run(List.of(keytool, "-genkeypair", "-alias", "api", "-keyalg", "EC", "-groupname", "secp256r1", "-dname",
-                "CN=" + cn, "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-validity", "2", "-keystore", keystore.toString(),
-                "-storetype", "PKCS12", "-storepass", "changeit", "-keypass", "changeit"));
-        run(List.of(keytool, "-exportcert", "-rfc", "-alias", "api", "-keystore", keystore.toString(), "-storepass",
-                "changeit", "-file", pem.toString()));
-    }
-
-    private static void run(List<String> cmd) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IOException(cmd.get(1) + " failed: " + out);
-        }
+        Files.createDirectories(dir);
+        return new KubeApiServer(dir);
     }
 
     public int port() {
