@@ -21,7 +21,7 @@ import org.slf4j.Logger;
  *
  * <p>The longest job is declared ({@value #ENV_LONGEST_JOB}, {@code guard.longest-job},
  * {@code GuardSpec.longestJob}); without it the table is logged and nothing is judged. The
- * {@link Level} ({@value #ENV}) makes a violation stop the start (the default), a warning, or
+ * {@link CheckLevel} ({@value #ENV}) makes a violation stop the start (the default), a warning, or
  * skips the check. A clock whose value is a broker's documented default rather than read
  * ({@link JobClock#assumed()}) gives a warning at most.
  */
@@ -29,35 +29,20 @@ public final class TimeoutBudget {
 
     private static final Logger LOG = GuardLog.logger("guard");
 
-    /** Environment variable (and {@code guard.timeout-check}) for the {@link Level}: error, warn, off. */
+    /** Environment variable (and {@code guard.timeout-check}) for the {@link CheckLevel}: error, warn, off. */
     public static final String ENV = "GUARD_TIMEOUT_CHECK";
 
     /** Environment variable (and {@code guard.longest-job}) for the longest job a worker runs. */
     public static final String ENV_LONGEST_JOB = "GUARD_LONGEST_JOB";
 
-    /** What a violated budget does to the start. */
-    public enum Level {
-        /** Do not start (exit 78): the default. */
-        ERROR,
-        /** Log the violations and their fixes, and start. */
-        WARN,
-        /** Neither read the clocks nor judge them. */
-        OFF;
-
-        /**
-         * {@code error}, {@code warn} or {@code off}, any case.
-         *
-         * @throws IllegalArgumentException naming {@code origin} and the values allowed
-         */
-        public static Level parse(String value, String origin) {
-            try {
-                return valueOf(value.trim().toUpperCase(Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(ENV + "='" + value + "' (from " + origin + ") is not one of error,"
-                        + " warn, off. Action: set it to error (the default), or warn to start a worker whose longest"
-                        + " job outlasts one of its clocks", e);
-            }
-        }
+    /**
+     * The {@link CheckLevel} in {@code value}: {@code error}, {@code warn} or {@code off}, any case.
+     * Off neither reads the clocks nor judges them.
+     *
+     * @throws IllegalArgumentException naming {@code origin} and the values allowed
+     */
+    public static CheckLevel parseLevel(String value, String origin) {
+        return CheckLevel.parse(value, origin, ENV, "a worker whose longest job outlasts one of its clocks");
     }
 
     /**
@@ -67,9 +52,9 @@ public final class TimeoutBudget {
      * @param longestJob the longest job the worker runs; null when not declared
      * @param longestOrigin where it was declared ({@code env GUARD_LONGEST_JOB})
      */
-    public record Settings(Level level, Duration longestJob, String longestOrigin) {
+    public record Settings(CheckLevel level, Duration longestJob, String longestOrigin) {
         /** Error level, no longest job declared. */
-        public static final Settings DEFAULT = new Settings(Level.ERROR, null, "not declared");
+        public static final Settings DEFAULT = new Settings(CheckLevel.ERROR, null, "not declared");
 
         public Settings {
             Objects.requireNonNull(level, "level");
@@ -95,7 +80,7 @@ public final class TimeoutBudget {
      * One mismatch.
      *
      * @param clock the clock that the longest job outlasts
-     * @param refusing whether it stops the start at {@link Level#ERROR} (false for an assumed value)
+     * @param refusing whether it stops the start at {@link CheckLevel#ERROR} (false for an assumed value)
      * @param text the numbers, what goes wrong at run time, and the fix
      */
     public record Violation(String clock, boolean refusing, String text) {}
@@ -211,7 +196,7 @@ public final class TimeoutBudget {
         return violations;
     }
 
-    /** Whether a violation stops the start at {@link Level#ERROR}. */
+    /** Whether a violation stops the start at {@link CheckLevel#ERROR}. */
     public boolean refusing() {
         return violations.stream().anyMatch(Violation::refusing);
     }
@@ -248,12 +233,12 @@ public final class TimeoutBudget {
      * Reads {@code source}'s clocks and judges them: the table at INFO, violations at WARN.
      *
      * @param allow how to start anyway, in the caller's words ({@code GUARD_TIMEOUT_CHECK=warn})
-     * @return the report to stop with, when a violation refuses the start at {@link Level#ERROR}
+     * @return the report to stop with, when a violation refuses the start at {@link CheckLevel#ERROR}
      */
     public static Optional<String> refusal(JobSource<?> source, Settings settings, DrainConfig drain, String graceOrigin,
             String consumer, String allow) {
         Objects.requireNonNull(source, "source");
-        if (settings.level() == Level.OFF) {
+        if (settings.level() == CheckLevel.OFF) {
             return Optional.empty();
         }
         List<JobClock> clocks;
@@ -270,10 +255,10 @@ public final class TimeoutBudget {
             LOG.info("guard: {}", budget.render());
             return Optional.empty();
         }
-        if (settings.level() == Level.ERROR && budget.refusing()) {
+        if (settings.level() == CheckLevel.ERROR && budget.refusing()) {
             return Optional.of(budget.render() + "\n  to start anyway: " + allow);
         }
-        LOG.warn("guard: {}{}", budget.render(), settings.level() == Level.WARN ? "\n  (starting anyway, " + ENV + "=warn)" : "");
+        LOG.warn("guard: {}{}", budget.render(), settings.level() == CheckLevel.WARN ? "\n  (starting anyway, " + ENV + "=warn)" : "");
         return Optional.empty();
     }
 }

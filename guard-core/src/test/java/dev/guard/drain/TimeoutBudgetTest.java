@@ -26,7 +26,7 @@ class TimeoutBudgetTest {
     }
 
     private static TimeoutBudget.Settings longest(Duration d) {
-        return new TimeoutBudget.Settings(TimeoutBudget.Level.ERROR, d, "env GUARD_LONGEST_JOB");
+        return new TimeoutBudget.Settings(CheckLevel.ERROR, d, "env GUARD_LONGEST_JOB");
     }
 
     private static final JobClock CLAIM = JobClock.limitsRun("claim min-idle time", Duration.ofSeconds(30), "claimMinIdle",
@@ -110,7 +110,7 @@ class TimeoutBudgetTest {
                 "GUARD_TIMEOUT_CHECK=warn");
         assertTrue(refused.isPresent());
         assertTrue(refused.get().contains("to start anyway: GUARD_TIMEOUT_CHECK=warn"), refused.get());
-        assertTrue(TimeoutBudget.refusal(source, new TimeoutBudget.Settings(TimeoutBudget.Level.WARN, Duration.ofMinutes(1),
+        assertTrue(TimeoutBudget.refusal(source, new TimeoutBudget.Settings(CheckLevel.WARN, Duration.ofMinutes(1),
                 "x"), grace, "default", "w", "").isEmpty());
         // a source whose clocks cannot be read: only the drain is judged
         JobSource<String> broken = new ClockedSource(null);
@@ -121,10 +121,10 @@ class TimeoutBudgetTest {
     @Test
     void aBadLevelNamesWhereItCameFromAndTheValuesAllowed() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> TimeoutBudget.Level.parse("strict", "env GUARD_TIMEOUT_CHECK"));
+                () -> TimeoutBudget.parseLevel("strict", "env GUARD_TIMEOUT_CHECK"));
         assertTrue(e.getMessage().contains("'strict' (from env GUARD_TIMEOUT_CHECK) is not one of error, warn, off"),
                 e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> new TimeoutBudget.Settings(TimeoutBudget.Level.ERROR,
+        assertThrows(IllegalArgumentException.class, () -> new TimeoutBudget.Settings(CheckLevel.ERROR,
                 Duration.ZERO, "x"));
     }
 

@@ -6,6 +6,7 @@ import dev.guard.config.ConfigGuard;
 import dev.guard.config.ConfigReport;
 import dev.guard.config.GuardSettings;
 import dev.guard.config.Redaction;
+import dev.guard.drain.CheckLevel;
 import dev.guard.drain.Drain;
 import dev.guard.drain.CompletionStore;
 import dev.guard.drain.DrainConfig;
@@ -19,7 +20,6 @@ import dev.guard.drain.ShutdownReceipt;
 import dev.guard.drain.SignalPath;
 import dev.guard.drain.TimeoutBudget;
 import dev.guard.drain.kubernetes.DeletionCost;
-import dev.guard.drain.kubernetes.PodApi;
 import dev.guard.ready.Probes;
 import dev.guard.ready.ReadinessGate;
 import dev.guard.ready.ReadinessReport;
@@ -91,7 +91,7 @@ public final class Guard {
     private final Drain drain;
     private final ReadinessReport readiness;
     private final SignalPath signalPath;
-    private final DurabilityCheck.Level persistenceCheck;
+    private final CheckLevel persistenceCheck;
     private final TimeoutBudget.Settings timeouts;
     private final String graceOrigin;
     private final Ledger ledger = new Ledger();
@@ -100,7 +100,7 @@ public final class Guard {
     private final DeletionCost deletionCost;
 
     private Guard(GuardSpec spec, Map<String, String> env, Schemas schemas, Drain drain, ReadinessReport readiness,
-            SignalPath signalPath, DurabilityCheck.Level persistenceCheck, TimeoutBudget.Settings timeouts,
+            SignalPath signalPath, CheckLevel persistenceCheck, TimeoutBudget.Settings timeouts,
             String graceOrigin, HealthEndpoints health, DeletionCost deletionCost) {
         this.health = health;
         this.deletionCost = deletionCost;
@@ -151,7 +151,7 @@ public final class Guard {
             throw new GuardStopped("config", e.exitCode(), e.getMessage(), e);
         }
         SignalPath path = checkSignals(spec, settings);
-        DurabilityCheck.Level persistence = persistenceLevel(spec, settings);
+        CheckLevel persistence = persistenceLevel(spec, settings);
         TimeoutBudget.Settings timeouts = timeoutSettings(spec, settings);
         Schemas schemas = selfTest(spec);
         DrainConfig drainConfig;
@@ -215,10 +215,7 @@ public final class Guard {
             throw new GuardStopped("config", ExitCodes.CONFIG, e.getMessage(), e);
         }
         try {
-            return DeletionCost.start(PodApi.inCluster(env, spec.serviceAccount, Duration.ofSeconds(10)), after);
-        } catch (PodApi.NotInPod e) {
-            throw new GuardStopped("deletion cost", ExitCodes.CONFIG, DeletionCost.ENV + " is on, but " + e.getMessage()
-                    + ". Action: turn it off outside Kubernetes (" + DeletionCost.ENV + "=off)", e);
+            return DeletionCost.startInPod(env, spec.serviceAccount, after);
         } catch (DeletionCost.Refused e) {
             throw new GuardStopped("deletion cost", e.exitCode(), e.getMessage(), e);
         }
@@ -340,13 +337,13 @@ public final class Guard {
         return path;
     }
 
-    private static DurabilityCheck.Level persistenceLevel(GuardSpec spec, GuardSettings settings) {
+    private static CheckLevel persistenceLevel(GuardSpec spec, GuardSettings settings) {
         if (spec.persistenceCheck != null) {
             return spec.persistenceCheck;
         }
         try {
             Optional<GuardSettings.Sourced<String>> raw = settings.string(null, null, DurabilityCheck.ENV, "persistence-check");
-            return raw.isEmpty() ? DurabilityCheck.Level.ERROR : DurabilityCheck.Level.parse(raw.get().value(), raw.get().origin());
+            return raw.isEmpty() ? CheckLevel.ERROR : DurabilityCheck.parseLevel(raw.get().value(), raw.get().origin());
         } catch (GuardSettings.BadSetting e) {
             throw new GuardStopped("config", e.exitCode(), e.getMessage(), e);
         } catch (IllegalArgumentException e) {
@@ -356,10 +353,10 @@ public final class Guard {
 
     private static TimeoutBudget.Settings timeoutSettings(GuardSpec spec, GuardSettings settings) {
         try {
-            TimeoutBudget.Level level = spec.timeoutCheck;
+            CheckLevel level = spec.timeoutCheck;
             if (level == null) {
                 Optional<GuardSettings.Sourced<String>> raw = settings.string(null, null, TimeoutBudget.ENV, "timeout-check");
-                level = raw.isEmpty() ? TimeoutBudget.Level.ERROR : TimeoutBudget.Level.parse(raw.get().value(), raw.get().origin());
+                level = raw.isEmpty() ? CheckLevel.ERROR : TimeoutBudget.parseLevel(raw.get().value(), raw.get().origin());
             }
             GuardSettings.Sourced<Duration> longest = settings.duration(spec.longestJob, "GuardSpec.longestJob",
                     TimeoutBudget.ENV_LONGEST_JOB, "longest-job", null);

@@ -2,6 +2,7 @@ package dev.guard.worker;
 
 import dev.guard.config.GuardSettings;
 import dev.guard.config.SettingType;
+import dev.guard.drain.CheckLevel;
 import dev.guard.drain.DrainConfig;
 import dev.guard.drain.DurabilityCheck;
 import dev.guard.drain.TimeoutBudget;
@@ -61,8 +62,8 @@ public final class GuardSpec {
     final List<String> allowLoopback;
     final Integer healthPort;
     final SignalCheck signalCheck;
-    final DurabilityCheck.Level persistenceCheck;
-    final TimeoutBudget.Level timeoutCheck;
+    final CheckLevel persistenceCheck;
+    final CheckLevel timeoutCheck;
     final Duration longestJob;
     final Boolean deletionCost;
     final Duration deletionCostAfter;
@@ -123,8 +124,8 @@ public final class GuardSpec {
         private List<String> allowLoopback;
         private Integer healthPort;
         private SignalCheck signalCheck;
-        private DurabilityCheck.Level persistenceCheck;
-        private TimeoutBudget.Level timeoutCheck;
+        private CheckLevel persistenceCheck;
+        private CheckLevel timeoutCheck;
         private Duration longestJob;
         private Boolean deletionCost;
         private Duration deletionCostAfter;
@@ -263,7 +264,7 @@ public final class GuardSpec {
          * {@link Guard#run}: ERROR stops it before the first job (exit 78), WARN logs and runs, OFF
          * does not ask. Default: {@value DurabilityCheck#ENV}, {@code guard.persistence-check}, ERROR.
          */
-        public Builder persistenceCheck(DurabilityCheck.Level level) {
+        public Builder persistenceCheck(CheckLevel level) {
             this.persistenceCheck = Objects.requireNonNull(level, "level");
             return this;
         }
@@ -288,7 +289,7 @@ public final class GuardSpec {
          * job (exit 78), WARN logs and runs, OFF does not read the clocks. Default:
          * {@value TimeoutBudget#ENV}, {@code guard.timeout-check}, ERROR.
          */
-        public Builder timeoutCheck(TimeoutBudget.Level level) {
+        public Builder timeoutCheck(CheckLevel level) {
             this.timeoutCheck = Objects.requireNonNull(level, "level");
             return this;
         }

@@ -179,12 +179,11 @@ final class Trial {
      */
     private Thread feed(List<String> ids) {
         Thread t = new Thread(() -> {
-            io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create(sinkUri);
-            try (var c = client.connect()) {
-                RedisCommands<String, String> r = c.sync();
+            try {
                 int pushed = 0;
                 while (pushed < ids.size()) {
-                    long done = r.hlen(Sink.results(prefix)) + transport.dead(prefix).size();
+                    // the trial's own connection: lettuce's sync commands may be shared between threads
+                    long done = redis.hlen(Sink.results(prefix)) + transport.dead(prefix).size();
                     int room = (int) Math.min(ids.size() - pushed, config.inFlight() - (pushed - done));
                     if (room > 0) {
                         transport.enqueue(prefix, ids.subList(pushed, pushed + room));
@@ -193,14 +192,12 @@ final class Trial {
                         Thread.sleep(5);
                     }
                 }
-                r.set(Experiment.enqueued(prefix), Integer.toString(pushed));
+                redis.set(Experiment.enqueued(prefix), Integer.toString(pushed));
                 fed = true;
             } catch (InterruptedException e) {
                 // the trial ended
             } catch (Exception e) {
                 out.printf("%s: feeding the jobs failed: %s; the run will not settle%n", name, e);
-            } finally {
-                client.shutdown(Duration.ZERO, Duration.ofSeconds(1));
             }
         }, "scaledown-feeder");
         t.setDaemon(true);

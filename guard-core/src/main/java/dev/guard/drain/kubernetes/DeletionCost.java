@@ -4,8 +4,10 @@ import dev.guard.ExitCodes;
 import dev.guard.GuardLog;
 import dev.guard.config.Durations;
 import dev.guard.drain.JobListener;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.function.IntFunction;
@@ -125,6 +127,22 @@ public final class DeletionCost implements JobListener, AutoCloseable {
         return cost;
     }
 
+    /**
+     * {@link #start} on this process's own pod ({@link PodApi#inCluster(Map, Path, Duration)}): the
+     * worker facade's and the Spring workers' way in. Outside a pod, or with its service account not
+     * mounted, refused with {@link ExitCodes#CONFIG}.
+     */
+    public static DeletionCost startInPod(Map<String, String> env, Path serviceAccount, Duration after) throws Refused {
+        PodApi api;
+        try {
+            api = PodApi.inCluster(env, serviceAccount, Duration.ofSeconds(10));
+        } catch (PodApi.NotInPod e) {
+            throw new Refused(ExitCodes.CONFIG, ENV + " is on, but " + e.getMessage() + ". Action: turn it off outside"
+                    + " Kubernetes (" + ENV + "=off)", e);
+        }
+        return start(api, after);
+    }
+
     static Refused refusal(PodApi api, PodApi.Answer a) {
         String off = " To run without it: " + ENV + "=off.";
         if (a.status() == 401 || a.status() == 403) {
@@ -234,13 +252,13 @@ public final class DeletionCost implements JobListener, AutoCloseable {
                 } else {
                     LOG.debug("guard: pod deletion cost of {} is {}", where, cost);
                 }
-            } else if (failing == null && rule.published != null) {
-                failing = a;
-                LOG.warn("guard: the pod deletion cost of {} could not be set to {} ({}); retrying in {} at most, jobs go"
-                        + " on. Until it is written, a scale-down may pick this pod by its old value ({})", where, cost, a,
-                        Durations.show(Duration.ofNanos(rule.backoffNanos)), rule.published);
             } else if (failing == null) {
                 failing = a;
+                if (rule.published != null) { // before the first success, start() has said it already
+                    LOG.warn("guard: the pod deletion cost of {} could not be set to {} ({}); retrying in {} at most, jobs"
+                            + " go on. Until it is written, a scale-down may pick this pod by its old value ({})", where,
+                            cost, a, Durations.show(Duration.ofNanos(rule.backoffNanos)), rule.published);
+                }
             }
         }
         return a;

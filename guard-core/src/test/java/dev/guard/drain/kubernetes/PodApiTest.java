@@ -176,4 +176,25 @@ class PodApiTest {
             assertEquals(2, cost.writes());
         }
     }
+    /**
+     * The API server gone (its process stopped, the port refusing): the first write has no answer,
+     * which a later try may have, so the start is not refused and the worker's jobs go on; the
+     * annotation stays unwritten until the server answers.
+     */
+    @Test
+    void anApiServerThatIsGoneDoesNotStopTheWorker(@TempDir Path tmp) throws Exception {
+        KubeApiServer gone = KubeApiServer.start(tmp);
+        gone.pod("jobs", "worker-h");
+        PodApi pod = PodApi.inCluster(gone.env("worker-h"), gone.serviceAccount("jobs", "worker", true), TIMEOUT);
+        gone.close();
+        PodApi.Answer a = pod.annotate(DeletionCost.ANNOTATION, "0");
+        assertEquals(0, a.status(), a.toString());
+        assertTrue(a.transientFailure(), a.toString());
+        try (DeletionCost cost = DeletionCost.start(pod, Duration.ofMillis(100))) {
+            cost.jobStarted();
+            cost.jobEnded();
+            assertTrue(cost.published().isEmpty(), "nothing was confirmed");
+            assertTrue(cost.writes() >= 1, "the first write was tried");
+        }
+    }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.guard.drain.CheckLevel;
 import dev.guard.drain.DrainConfig;
 import dev.guard.drain.JobClock;
 import dev.guard.drain.SourceLostException;
@@ -194,7 +195,7 @@ class NatsQueueTest {
         assertEquals(Duration.ofSeconds(2), inactive.value());
         assertEquals(JobClock.Effect.LIMITS_RUN, inactive.effect());
 
-        TimeoutBudget budget = TimeoutBudget.evaluate("worker", new TimeoutBudget.Settings(TimeoutBudget.Level.ERROR,
+        TimeoutBudget budget = TimeoutBudget.evaluate("worker", new TimeoutBudget.Settings(CheckLevel.ERROR,
                 Duration.ofSeconds(5), "test"), DrainConfig.builder().gracePeriod(Duration.ofSeconds(30)).build(), "default",
                 q.clocks());
         assertEquals(1, budget.violations().size(), budget.render());

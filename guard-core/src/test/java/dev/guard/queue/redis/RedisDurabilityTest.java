@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.guard.drain.CheckLevel;
 import dev.guard.drain.Durability;
 import dev.guard.drain.Durability.Verdict;
 import dev.guard.drain.DurabilityCheck;
@@ -45,7 +46,7 @@ class RedisDurabilityTest {
     private static Optional<String> refusal(String uri) {
         RedisClient client = RedisClient.create(uri);
         try (CrashSafeListQueue q = CrashSafeListQueue.builder(client, "jobs").build()) {
-            return DurabilityCheck.refusal(q, DurabilityCheck.Level.ERROR, "w", "x");
+            return DurabilityCheck.refusal(q, CheckLevel.ERROR, "w", "x");
         } finally {
             client.shutdown();
         }
@@ -65,11 +66,11 @@ class RedisDurabilityTest {
         try (CrashSafeListQueue q = CrashSafeListQueue.builder(client, queueKey).build();
              StatefulRedisConnection<String, String> c = client.connect()) {
             c.sync().lpush(queueKey, "{\"job_id\":\"j1\"}");
-            Optional<String> refused = DurabilityCheck.refusal(q, DurabilityCheck.Level.ERROR, "w", "GUARD_PERSISTENCE_CHECK=warn");
+            Optional<String> refused = DurabilityCheck.refusal(q, CheckLevel.ERROR, "w", "GUARD_PERSISTENCE_CHECK=warn");
             assertTrue(refused.isPresent());
             assertTrue(refused.get().contains("to start anyway: GUARD_PERSISTENCE_CHECK=warn"), refused.get());
-            assertEquals(Optional.empty(), DurabilityCheck.refusal(q, DurabilityCheck.Level.WARN, "w", "x"));
-            assertEquals(Optional.empty(), DurabilityCheck.refusal(q, DurabilityCheck.Level.OFF, "w", "x"));
+            assertEquals(Optional.empty(), DurabilityCheck.refusal(q, CheckLevel.WARN, "w", "x"));
+            assertEquals(Optional.empty(), DurabilityCheck.refusal(q, CheckLevel.OFF, "w", "x"));
             assertEquals(1L, c.sync().llen(queueKey), "asking took nothing");
             assertEquals(java.util.List.of(), c.sync().keys(queueKey + ":*"), "no lease, no processing list: nothing started");
             c.sync().del(queueKey);

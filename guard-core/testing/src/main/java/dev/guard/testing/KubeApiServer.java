@@ -273,8 +273,7 @@ public final class KubeApiServer implements AutoCloseable {
                 }
                 ((ObjectNode) merged.get("metadata")).put("resourceVersion", Long.toString(nextVersion()));
                 pods.put(ns + "/" + name, merged);
-                patchTimes.computeIfAbsent(ns + "/" + name, k -> new ArrayList<>());
-                List<Long> times = patchTimes.get(ns + "/" + name);
+                List<Long> times = patchTimes.computeIfAbsent(ns + "/" + name, k -> new ArrayList<>());
                 synchronized (times) {
                     times.add(System.nanoTime());
                 }

@@ -1,7 +1,6 @@
 package dev.guard.schema.spring;
 
-import dev.guard.drain.DurabilityCheck;
-import dev.guard.drain.TimeoutBudget;
+import dev.guard.drain.CheckLevel;
 import dev.guard.drain.kubernetes.PodApi;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,7 +22,7 @@ public class BoundaryProperties {
      * environment variable GUARD_PERSISTENCE_CHECK (the name guard's worker facade and a shared
      * ConfigMap use), else error.
      */
-    private DurabilityCheck.Level persistenceCheck;
+    private CheckLevel persistenceCheck;
 
     /**
      * The longest job a worker runs: judged against guard.drain.grace-period and every clock of its
@@ -37,7 +36,7 @@ public class BoundaryProperties {
      * What a violated timeout budget does: error (the default) stops the context before the first
      * job, warn logs it and starts, off does not read the clocks. Unset: GUARD_TIMEOUT_CHECK, else error.
      */
-    private TimeoutBudget.Level timeoutCheck;
+    private CheckLevel timeoutCheck;
 
     /**
      * Keep this pod's controller.kubernetes.io/pod-deletion-cost current (busy 100, idle 0), so that
@@ -87,19 +86,19 @@ public class BoundaryProperties {
         this.longestJob = longestJob;
     }
 
-    public TimeoutBudget.Level getTimeoutCheck() {
+    public CheckLevel getTimeoutCheck() {
         return timeoutCheck;
     }
 
-    public void setTimeoutCheck(TimeoutBudget.Level timeoutCheck) {
+    public void setTimeoutCheck(CheckLevel timeoutCheck) {
         this.timeoutCheck = timeoutCheck;
     }
 
-    public DurabilityCheck.Level getPersistenceCheck() {
+    public CheckLevel getPersistenceCheck() {
         return persistenceCheck;
     }
 
-    public void setPersistenceCheck(DurabilityCheck.Level persistenceCheck) {
+    public void setPersistenceCheck(CheckLevel persistenceCheck) {
         this.persistenceCheck = persistenceCheck;
     }
 

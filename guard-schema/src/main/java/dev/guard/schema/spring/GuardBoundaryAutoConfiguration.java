@@ -1,6 +1,7 @@
 package dev.guard.schema.spring;
 
 import dev.guard.GuardLog;
+import dev.guard.drain.CheckLevel;
 import dev.guard.drain.Drain;
 import dev.guard.drain.DrainConfig;
 import dev.guard.config.Durations;
@@ -24,7 +25,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.springframework.beans.factory.ObjectProvider;
@@ -131,11 +131,11 @@ public class GuardBoundaryAutoConfiguration {
                     springTimeout.toMillis(), s.getGracePeriod().toMillis());
         }
         Consumer<Drain> all = drain -> observers.orderedStream().forEach(o -> o.accept(drain));
-        DurabilityCheck.Level persistence = props.getPersistenceCheck();
+        CheckLevel persistence = props.getPersistenceCheck();
         if (persistence == null) {
             String raw = env.getProperty(DurabilityCheck.ENV);
-            persistence = raw == null || raw.isBlank() ? DurabilityCheck.Level.ERROR
-                    : DurabilityCheck.Level.parse(raw, "environment variable " + DurabilityCheck.ENV);
+            persistence = raw == null || raw.isBlank() ? CheckLevel.ERROR
+                    : DurabilityCheck.parseLevel(raw, "environment variable " + DurabilityCheck.ENV);
         }
         return new GuardWorkers(boundary, config, all, persistence, timeoutSettings(props, env), deletionCost(props, env));
     }
@@ -146,7 +146,7 @@ public class GuardBoundaryAutoConfiguration {
      * (KUBERNETES_SERVICE_HOST and _PORT, POD_NAME, POD_NAMESPACE, HOSTNAME) are read from Spring's
      * environment, which holds the process's.
      */
-    static Callable<DeletionCost> deletionCost(BoundaryProperties props, Environment env) {
+    static GuardWorkers.DeletionCostStart deletionCost(BoundaryProperties props, Environment env) {
         Boolean on = props.getDeletionCost();
         if (on == null) {
             on = DeletionCost.parseSwitch(env.getProperty(DeletionCost.ENV), "environment variable " + DeletionCost.ENV);
@@ -173,16 +173,16 @@ public class GuardBoundaryAutoConfiguration {
             }
         }
         Duration every = after;
-        return () -> DeletionCost.start(PodApi.inCluster(pod, props.getServiceAccount(), Duration.ofSeconds(10)), every);
+        return () -> DeletionCost.startInPod(pod, props.getServiceAccount(), every);
     }
 
     /** guard.timeout-check and guard.longest-job, else the variables a shared ConfigMap sets. */
     static TimeoutBudget.Settings timeoutSettings(BoundaryProperties props, Environment env) {
-        TimeoutBudget.Level level = props.getTimeoutCheck();
+        CheckLevel level = props.getTimeoutCheck();
         if (level == null) {
             String raw = env.getProperty(TimeoutBudget.ENV);
-            level = raw == null || raw.isBlank() ? TimeoutBudget.Level.ERROR
-                    : TimeoutBudget.Level.parse(raw, "environment variable " + TimeoutBudget.ENV);
+            level = raw == null || raw.isBlank() ? CheckLevel.ERROR
+                    : TimeoutBudget.parseLevel(raw, "environment variable " + TimeoutBudget.ENV);
         }
         if (props.getLongestJob() != null) {
             return new TimeoutBudget.Settings(level, props.getLongestJob(), "guard.longest-job");

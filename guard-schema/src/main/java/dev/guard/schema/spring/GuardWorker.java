@@ -1,6 +1,7 @@
 package dev.guard.schema.spring;
 
 import dev.guard.GuardLog;
+import dev.guard.drain.CheckLevel;
 import dev.guard.drain.Drain;
 import dev.guard.drain.DrainConfig;
 import dev.guard.drain.DurabilityCheck;
@@ -47,7 +48,7 @@ public final class GuardWorker<J> implements SmartLifecycle {
     private final JobHandler<Accepted> work;
     private final DrainConfig drainConfig;
     private final Consumer<Drain> onDrain;
-    private final DurabilityCheck.Level persistenceCheck;
+    private final CheckLevel persistenceCheck;
     private final TimeoutBudget.Settings timeouts;
     private final Supplier<JobListener> listener;
     private boolean durabilityChecked;
@@ -57,7 +58,7 @@ public final class GuardWorker<J> implements SmartLifecycle {
 
     GuardWorker(JobBoundary<Accepted> boundary, JobSource<J> source, Function<J, String> payload, Function<J, SourceInfo> where,
                 JobHandler<Accepted> work, DrainConfig drainConfig, Consumer<Drain> onDrain,
-                DurabilityCheck.Level persistenceCheck, TimeoutBudget.Settings timeouts, Supplier<JobListener> listener) {
+                CheckLevel persistenceCheck, TimeoutBudget.Settings timeouts, Supplier<JobListener> listener) {
         this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
         this.listener = Objects.requireNonNull(listener, "listener");
         this.boundary = Objects.requireNonNull(boundary, "boundary");

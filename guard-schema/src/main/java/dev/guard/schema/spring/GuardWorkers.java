@@ -1,20 +1,17 @@
 package dev.guard.schema.spring;
 
-import dev.guard.ExitCodes;
+import dev.guard.drain.CheckLevel;
 import dev.guard.drain.Drain;
 import dev.guard.drain.DrainConfig;
-import dev.guard.drain.DurabilityCheck;
 import dev.guard.drain.TimeoutBudget;
 import dev.guard.drain.JobHandler;
 import dev.guard.drain.JobListener;
 import dev.guard.drain.JobSource;
 import dev.guard.drain.kubernetes.DeletionCost;
-import dev.guard.drain.kubernetes.PodApi;
 import dev.guard.schema.Accepted;
 import dev.guard.schema.boundary.JobBoundary;
 import dev.guard.schema.SourceInfo;
 import dev.guard.spring.GuardStartupException;
-import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -35,15 +32,15 @@ public final class GuardWorkers {
     private final JobBoundary<Accepted> boundary;
     private final DrainConfig drainConfig;
     private final Consumer<Drain> onDrain;
-    private final DurabilityCheck.Level persistenceCheck;
+    private final CheckLevel persistenceCheck;
     private final TimeoutBudget.Settings timeouts;
     /** Starts the pod's deletion cost keeper (null: not asked for); called once, by the first worker to start. */
-    private final Callable<DeletionCost> deletionCostStart;
+    private final DeletionCostStart deletionCostStart;
     private DeletionCost deletionCost;
 
     GuardWorkers(JobBoundary<Accepted> boundary, DrainConfig drainConfig, Consumer<Drain> onDrain,
-                 DurabilityCheck.Level persistenceCheck, TimeoutBudget.Settings timeouts,
-                 Callable<DeletionCost> deletionCostStart) {
+                 CheckLevel persistenceCheck, TimeoutBudget.Settings timeouts,
+                 DeletionCostStart deletionCostStart) {
         this.deletionCostStart = deletionCostStart;
         this.timeouts = timeouts;
         this.boundary = boundary;
@@ -68,20 +65,20 @@ public final class GuardWorkers {
      * every worker of the application (the pod is busy while any of them holds a job), started by
      * the first worker that starts; its refusal fails that start.
      */
+    /** Starts the pod's deletion cost keeper, or says why it cannot. */
+    interface DeletionCostStart {
+        DeletionCost start() throws DeletionCost.Refused;
+    }
+
     synchronized JobListener listener() {
         if (deletionCostStart == null) {
             return JobListener.NONE;
         }
         if (deletionCost == null) {
             try {
-                deletionCost = deletionCostStart.call();
+                deletionCost = deletionCostStart.start();
             } catch (DeletionCost.Refused e) {
                 throw GuardStartupException.deletionCost(e.getMessage(), e.exitCode());
-            } catch (PodApi.NotInPod e) {
-                throw GuardStartupException.deletionCost(DeletionCost.ENV + " (guard.deletion-cost) is on, but "
-                        + e.getMessage(), ExitCodes.CONFIG);
-            } catch (Exception e) {
-                throw GuardStartupException.deletionCost(e.toString(), ExitCodes.CONFIG);
             }
         }
         return deletionCost;
