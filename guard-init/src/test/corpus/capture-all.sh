@@ -32,11 +32,19 @@ ALL=(
   "pika|c_pika compose sc_localhost sc_ipv6"
   "jnats-2.11.5|c_jnats 2.11.5 compose sc_ipv6 sc_blackhole"
   "jnats-2.20.5|c_jnats 2.20.5 k8s sc_blackhole sc_worker_killed"
-  "kafka-clients-2.8.2|c_kafka 2.8.2 compose kafka_race"
-  "kafka-clients-3.7.1|c_kafka 3.7.1 k8s kafka_race"
-  "kafka-clients-4.0.0|c_kafka 4.0.0 compose kafka_race sc_blackhole"
-  "kafka-python|c_kafka_python k8s kafka_race sc_blackhole"
+  "kafka-clients-2.8.2|c_kafka 2.8.2 compose kafka_race kafka_healthy"
+  "kafka-clients-3.7.1|c_kafka 3.7.1 k8s kafka_race kafka_healthy"
+  "kafka-clients-4.0.0|c_kafka 4.0.0 compose kafka_race sc_blackhole kafka_healthy"
+  "kafka-python|c_kafka_python k8s kafka_race sc_blackhole kafka_healthy"
   "spring-data-redis-3.3.5|c_spring_redis 3.3.5 6.3.2 k8s sc_blackhole"
+  # a healthy run of each client above, where a false cause would show (only: without its other faults)
+  "jedis-healthy|only sc_healthy c_jedis 3.10.0 compose; only sc_healthy c_jedis 5.2.0 k8s; only sc_healthy c_jedis 7.1.0 compose"
+  "lettuce-healthy|only sc_healthy c_lettuce 5.3.7 k8s; only sc_healthy c_lettuce 6.3.2 compose; only sc_healthy c_lettuce 7.2.3 k8s"
+  "redis-py-healthy|only sc_healthy c_redis_py compose"
+  "amqp-client-healthy|only sc_healthy c_amqp 4.12.0 compose; only sc_healthy c_amqp 5.21.0 k8s"
+  "pika-healthy|only sc_healthy c_pika k8s"
+  "jnats-healthy|only sc_healthy c_jnats 2.11.5 compose; only sc_healthy c_jnats 2.20.5 k8s"
+  "spring-data-redis-healthy|only sc_healthy c_spring_redis 3.3.5 6.3.2 compose"
   # Redis Sentinel and Redis Cluster (topology.sh): all eight faults, or the five core ones
   "lettuce-6.3.2-topo|t_lettuce 6.3.2 k8s $TOPO_ALL"
   "jedis-5.2.0-topo|t_jedis 5.2.0 compose $TOPO_ALL"
@@ -52,6 +60,10 @@ for entry in "${ALL[@]}"; do
   key=${entry%%|*}; cmd=${entry#*|}
   if [ $# -gt 0 ]; then case " $* " in *" $key "*) ;; *) continue;; esac; fi
   log "client $key"
-  $cmd || log "client $key: a step failed (rc=$?)"
+  SEED_CMD=()
+  IFS=';' read -ra steps <<<"$cmd"
+  for step in "${steps[@]}"; do
+    $step || log "client $key: a step failed (rc=$?)"
+  done
 done
 log "done in $(( $(date +%s) - start )) s; scenarios in $OUT"

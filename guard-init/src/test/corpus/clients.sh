@@ -1,8 +1,7 @@
 # clients.sh: one function per client; each sets the worker command, then runs its faults.
-JAVA_OPTS=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Dorg.slf4j.simpleLogger.logFile=System.out
-           -Dorg.slf4j.simpleLogger.log.org.apache.kafka.clients.consumer.ConsumerConfig=warn
-           -Dorg.slf4j.simpleLogger.log.org.apache.kafka.common.config.AbstractConfig=warn
-           -Dorg.slf4j.simpleLogger.log.org.apache.kafka.common.utils.AppInfoParser=warn)
+# slf4j-simple at its default level (INFO) for every logger: kafka-clients prints its whole
+# configuration (ConsumerConfig values: ...) and AppInfoParser's version lines at start, as shipped.
+JAVA_OPTS=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Dorg.slf4j.simpleLogger.logFile=System.out)
 
 java_client() { # NAME MAINCLASS COORDINATE...
   local name=$1 main=$2; shift 2
@@ -22,7 +21,10 @@ py_client() { # DEBIAN_PACKAGE SCRIPT
   ORIGIN="Debian package $1 $(dpkg-query -W -f '${Version}' "$1")"
 }
 
-each() { local f; for f in "$@"; do $f; done; }
+# each FAULT...: runs the fault functions; with FAULTS set (see only), just those of them
+each() { local f; for f in "$@"; do case " ${FAULTS:-$f} " in *" $f "*) $f;; esac; done; }
+# only FAULT CLIENT_FUNCTION ARGS...: one more fault for a client already captured, without its others
+only() { local f=$1; shift; FAULTS=$f; "$@" "$f"; FAULTS=; }
 redis_faults_full() { each sc_refused_down sc_refused_race sc_unknown_host sc_localhost sc_loading_all sc_loading_first "$@"; }
 
 c_jedis() { # VERSION PLATFORM [extra faults]

@@ -36,7 +36,8 @@ kafka_start() {
   log "kafka broker did not open 9092"; return 1
 }
 kafka_seed() {
-  ip netns exec $SNS env URL=kafka:9092 java -cp "$CACHE/classes/kafka-seed:$(kafka_cp)" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn KafkaSeed $JOBS12 > "$RUN/kafka-seed.log" 2>&1
+  ip netns exec $SNS env URL=kafka:9092 java -cp "$CACHE/classes/kafka-seed:$(kafka_cp)" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn KafkaSeed "${PAYLOADS[@]}" > "$RUN/kafka-seed.log" 2>&1
 }
 kafka_stop() { [ -n "${KAFKA_PID:-}" ] && kill -9 "$KAFKA_PID" 2>/dev/null; true; }
 kafka_race() { RACE_DEADLINE=60 sc_refused_race; }
+kafka_healthy() { HEALTHY_DEADLINE=45 sc_healthy; }

@@ -102,7 +102,9 @@ worker_run() {
 # worker_bg FILE [ENV=VAL...] : same, background; WPID is the worker's pid
 worker_bg() {
   local f=$1; shift
-  ip netns exec $WNS env "$@" "${WORKER_CMD[@]}" > >($TS > "$f") 2>&1 &
+  local as=()
+  [ -n "${AS_NOBODY:-}" ] && as=(setpriv --reuid 65534 --regid 65534 --clear-groups)
+  ip netns exec $WNS "${as[@]}" env "$@" "${WORKER_CMD[@]}" > >($TS > "$f") 2>&1 &
   WPID=$!
 }
 wait_for_line() { # FILE REGEX TIMEOUT_S
@@ -122,7 +124,6 @@ redis_start() { # extra redis-server args; its log goes to $RUN/redis.log
 redis_cli() { ip netns exec $SNS redis-cli -h $SIP "$@"; }
 redis_wait() { local i; for ((i = 0; i < 100; i++)); do redis_cli ping 2>/dev/null | grep -q PONG && return 0; sleep 0.1; done; return 1; }
 redis_fresh() { rm -rf "$RUN/redis" "$RUN/redis.log"; mkdir -p "$RUN/redis"; }
-redis_seed() { redis_cli "$@" rpush jobs $JOBS12 > /dev/null; }
 # a dump.rdb of N keys plus the 12 jobs, made once
 redis_dump() {
   local n=$1 d=$CACHE/rdb-$1
@@ -143,12 +144,12 @@ redis_start_loading() { # N keys: a server that answers LOADING while it reads t
 
 rmq_start() { bg ip netns exec $SNS socat TCP-LISTEN:5672,bind=$SIP,fork,reuseaddr UNIX-CONNECT:"$RUN/rmq.sock"; }
 rmq_purge() { $PY "$CORPUS_DIR/python/amqp_seed.py" purge; }
-rmq_seed() { $PY "$CORPUS_DIR/python/amqp_seed.py" seed $JOBS12; }
+rmq_seed() { $PY "$CORPUS_DIR/python/amqp_seed.py" seed "${PAYLOADS[@]}"; }
 
 nats_start() { bg ip netns exec $SNS nats-server -a $SIP -p 4222 -l "$RUN/nats.log"; sleep 0.3; }
 nats_seed() { # publishes the 12 jobs once the worker is subscribed
   local msg="" j
-  for j in $JOBS12; do msg+="PUB jobs ${#j}"$'\r\n'"$j"$'\r\n'; done
+  for j in "${PAYLOADS[@]}"; do msg+="PUB jobs ${#j}"$'\r\n'"$j"$'\r\n'; done
   { printf 'CONNECT {"verbose":false}\r\n%sPING\r\n' "$msg"; sleep 0.5; } | ip netns exec $SNS socat - TCP:$SIP:4222 > /dev/null
 }
 

@@ -22,9 +22,14 @@ svc_start() { # [redis-server args]
     kafka) kafka_start;;
   esac
 }
-svc_seed() { # WORKER_LOG: puts the 12 jobs where the worker will find them
+svc_seed() { # WORKER_LOG: puts the jobs (PAYLOADS, default the 12 ids) where the worker will find them
+  if [ ${#SEED_CMD[@]} -gt 0 ]; then # a framework's own job format (BullMQ, Sidekiq, Celery): its seeder
+    ip netns exec $SNS env URL="$(url_for $SIP)" "${SEED_CMD[@]}" "${PAYLOADS[@]}" > "$RUN/seed.log" 2>&1 \
+      || log "seeder failed: $(tail -3 "$RUN/seed.log")"
+    return
+  fi
   case $KIND in
-    redis) redis_seed;;
+    redis) redis_cli rpush jobs "${PAYLOADS[@]}" > /dev/null;;
     amqp) rmq_seed;;
     nats) wait_for_line "$1" 'subscribed to jobs' 30 && sleep 0.3 && nats_seed;;
     kafka) kafka_seed;;
@@ -34,7 +39,7 @@ svc_desc() { case $KIND in redis) echo "redis-server 7.0.15 (Debian) in namespac
   amqp) echo "the machine's RabbitMQ reached as rabbitmq:5672 through socat (corpus-s 10.77.0.2:5672 -> unix socket -> 127.0.0.1:5672), durable queue guard-corpus-jobs seeded with 12 messages";;
   nats) echo "nats-server $(nats-server --version | cut -d' ' -f2) in namespace corpus-s, 12 messages published on subject jobs once the worker had subscribed";;
   kafka) echo "a single-node KRaft broker (kafka_2.13 $KAFKA_BROKER_VERSION from Maven Central) in namespace corpus-s, topic jobs with 12 records";; esac; }
-scn() { begin "$PLATFORM-$CLIENT-$VERSION-$1"; FN=$2; }
+scn() { begin "$PLATFORM-$CLIENT-$VERSION-$1"; FN=$2; PAYLOADS=($JOBS12); AS_NOBODY=""; }
 
 # ---- faults ----
 sc_refused_down() {
@@ -134,4 +139,38 @@ sc_worker_killed() {
   sleep 0.1; kill -9 $WPID; wait $WPID 2>/dev/null; sleep 1
   worker_run "$SCN/worker.log" URL="$(url_for "$(svc_name)")" DEADLINE_S=8 JOB_MS=400
   finish oom-or-probe-kill
+}
+
+sc_healthy() {
+  scn healthy sc_healthy; svc_prepare; svc_start
+  FAULT="none: $(svc_desc); the worker took every job (a healthy run, where a false cause would show)"
+  [ "$KIND" = nats ] || svc_seed "$SCN/worker.log"
+  worker_bg "$SCN/worker.log" URL="$(url_for "$(svc_name)")" DEADLINE_S=${HEALTHY_DEADLINE:-15}
+  [ "$KIND" = nats ] && svc_seed "$SCN/worker.log"
+  wait $WPID; WPID=
+  finish healthy
+}
+sc_schema_skew() {
+  scn renamed-field-skew sc_schema_skew; svc_prepare; svc_start
+  PAYLOADS=()
+  local i; for i in $(seq 1 12); do
+    if [ $((i % 2)) = 1 ]; then PAYLOADS+=("{\"job_id\":\"j-$(printf %02d $i)\"}"); else PAYLOADS+=("{\"id\":\"j-$(printf %02d $i)\"}"); fi
+  done
+  FAULT="$(svc_desc | sed 's/ seeded with 12 ids\| seeded with 12 messages\| with 12 records//'); the 12 payloads are JSON, every second one with the field renamed job_id -> id (a producer's rename): the worker reads job_id, gets nothing, and its broad catch drops the job without a line"
+  [ "$KIND" = nats ] || svc_seed "$SCN/worker.log"
+  worker_bg "$SCN/worker.log" URL="$(url_for "$(svc_name)")" DEADLINE_S=${HEALTHY_DEADLINE:-12} JOBS=6
+  [ "$KIND" = nats ] && svc_seed "$SCN/worker.log"
+  wait $WPID; WPID=
+  finish schema-skew
+}
+sc_permission() {
+  scn permission-denied sc_permission; svc_prepare; svc_start
+  rm -rf "$RUN/results"; mkdir -p "$RUN/results"; chmod 755 "$RUN/results"
+  FAULT="$(svc_desc); the worker runs as uid 65534 (setpriv, as a pod's runAsUser) and writes each result into $RUN/results, a directory owned by root with mode 755: every write is denied (EACCES)"
+  AS_NOBODY=1
+  [ "$KIND" = nats ] || svc_seed "$SCN/worker.log"
+  worker_bg "$SCN/worker.log" URL="$(url_for "$(svc_name)")" DEADLINE_S=8 RESULT_DIR="$RUN/results"
+  [ "$KIND" = nats ] && svc_seed "$SCN/worker.log"
+  wait $WPID; WPID=
+  finish permission
 }

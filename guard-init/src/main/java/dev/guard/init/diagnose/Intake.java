@@ -92,6 +92,7 @@ final class Intake {
         private final boolean previous;
         private final List<LineParser> parsers;
         private final ChainWindow window = new ChainWindow(this::commit);
+        private final LineKinds lineKinds = new LineKinds();
         private final Group own;
         /** job id -> seq of its received line, for jobs not processed yet. */
         private final HashMap<String, Long> outstanding = new HashMap<>();
@@ -130,6 +131,15 @@ final class Intake {
             if (kind == LogKind.APPLICATION && !text.isBlank()) {
                 g.hasAppText = true;
             }
+            LineKind lineKind = kind == LogKind.APPLICATION ? lineKinds.of(text) : LineKind.EVENT;
+            if (lineKind != LineKind.EVENT) {
+                // a frame, quoted code or a setting: its words say where or what, not what happened;
+                // a frame still says which client ran (io.lettuce.core.cluster.RedisClusterClient.connect)
+                if (lineKind == LineKind.FRAME && g.topologyHint == null && namesTopology(text)) {
+                    topologyHint(g, number, svc, stamp, text);
+                }
+                return;
+            }
             if (parsers.isEmpty() || text.isBlank()) {
                 return;
             }
@@ -144,9 +154,7 @@ final class Intake {
                         return;
                     }
                     if (g.topologyHint == null && words.any(TOPOLOGY_WORDS) && namesTopology(text)) {
-                        // the client speaks to a Sentinel or a Cluster: addresses may come from the topology
-                        g.topologyHint = new LogLine(file, number, line.service(), Stamps.time(stamp, text),
-                                text.length() <= KEPT_TEXT ? text : text.substring(0, KEPT_TEXT) + " [...]");
+                        topologyHint(g, number, svc, stamp, text);
                     }
                     if (words.any(RETRY_WORDS)) {
                         // the same line may also hold the error: read the wait beside the parsers
@@ -165,6 +173,12 @@ final class Intake {
                     return;
                 }
             }
+        }
+
+        /** The client speaks to a Sentinel or a Cluster: addresses may come from the topology. */
+        private void topologyHint(Group g, int number, String svc, Stamps.Stamp stamp, String text) {
+            g.topologyHint = new LogLine(file, number, svc == null ? service : svc, Stamps.time(stamp, text),
+                    text.length() <= KEPT_TEXT ? text : text.substring(0, KEPT_TEXT) + " [...]");
         }
 
         void end() {
