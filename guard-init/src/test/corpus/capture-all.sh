@@ -11,12 +11,17 @@ source "$CORPUS_DIR/scenarios.sh"
 source "$CORPUS_DIR/clients.sh"
 source "$CORPUS_DIR/kafka.sh"
 source "$CORPUS_DIR/topology.sh"
+source "$CORPUS_DIR/clients-ruby-php.sh"
+source "$CORPUS_DIR/clients-go-celery.sh"
+source "$CORPUS_DIR/clients-node-brokers.sh"
+source "$CORPUS_DIR/clients-node.sh"
 [ "$(id -u)" = 0 ] || { echo "capture-all.sh needs root (ip netns)" >&2; exit 2; }
 cleanup() { kafka_stop 2>/dev/null; blackhole_off 2>/dev/null; rmq_purge 2>/dev/null; net_down; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# key | function and arguments
+# key | function and arguments (several steps separated by ;)
+REDIS_ALL="sc_refused_down sc_refused_race sc_unknown_host sc_localhost sc_loading_all sc_blackhole sc_wrong_password sc_healthy sc_schema_skew sc_permission"
 ALL=(
   "jedis-3.10.0|c_jedis 3.10.0 compose sc_wrong_password"
   "jedis-4.4.8|c_jedis 4.4.8 k8s sc_blackhole"
@@ -45,6 +50,28 @@ ALL=(
   "pika-healthy|only sc_healthy c_pika k8s"
   "jnats-healthy|only sc_healthy c_jnats 2.11.5 compose; only sc_healthy c_jnats 2.20.5 k8s"
   "spring-data-redis-healthy|only sc_healthy c_spring_redis 3.3.5 6.3.2 compose"
+  # Ruby, PHP, Go and Celery from Debian (clients-ruby-php.sh, clients-go-celery.sh)
+  "redis-rb|c_redis_rb compose $REDIS_ALL sc_loading_first sc_ipv6"
+  "sidekiq|c_sidekiq k8s $REDIS_ALL"
+  "phpredis|c_phpredis compose $REDIS_ALL sc_loading_first"
+  "redigo|c_redigo k8s $REDIS_ALL sc_loading_first sc_ipv6"
+  "celery-redis|c_celery_redis compose $REDIS_ALL"
+  "celery-amqp|c_celery_amqp k8s sc_refused_down sc_refused_race sc_unknown_host sc_localhost sc_blackhole sc_wrong_password sc_healthy sc_schema_skew sc_permission"
+  # Node Redis clients from the npm registry (node/clients-node.sh)
+  "ioredis-4.28.5|c_ioredis 4.28.5 compose $REDIS_ALL sc_loading_first"
+  "ioredis-6.1.0|c_ioredis 6.1.0 k8s $REDIS_ALL sc_loading_first sc_ipv6"
+  "node-redis-3.1.2|c_node_redis 3.1.2 k8s $REDIS_ALL sc_loading_first"
+  "node-redis-4.7.1|c_node_redis 4.7.1 compose $REDIS_ALL sc_loading_first"
+  "node-redis-6.4.0|c_node_redis 6.4.0 k8s $REDIS_ALL"
+  "bullmq-4.18.3|c_bullmq 4.18.3 compose $REDIS_ALL"
+  "bullmq-6.7.6|c_bullmq 6.7.6 k8s $REDIS_ALL"
+  # Node brokers' clients from the npm registry (node-brokers/clients-node-brokers.sh)
+  "amqplib-0.8.0|c_amqplib 0.8.0 compose sc_refused_down sc_refused_race sc_unknown_host sc_localhost sc_wrong_password sc_healthy sc_schema_skew sc_permission"
+  "amqplib-2.3.1|c_amqplib 2.3.1 k8s sc_refused_down sc_refused_race sc_unknown_host sc_localhost sc_wrong_password sc_blackhole sc_ipv6 sc_healthy sc_schema_skew sc_permission"
+  "nats.js-1.4.12|c_nats_js 1.4.12 compose sc_refused_down sc_refused_race sc_unknown_host sc_localhost sc_healthy sc_schema_skew sc_permission"
+  "nats.js-2.29.3|c_nats_js 2.29.3 k8s sc_refused_down sc_refused_race sc_unknown_host sc_localhost sc_blackhole sc_healthy sc_schema_skew sc_permission"
+  "kafkajs-1.16.0|c_kafkajs 1.16.0 compose sc_refused_down sc_unknown_host sc_localhost kafka_race kafka_healthy kafka_skew"
+  "kafkajs-2.2.4|c_kafkajs 2.2.4 k8s sc_refused_down sc_unknown_host sc_localhost kafka_race sc_blackhole kafka_healthy kafka_skew"
   # Redis Sentinel and Redis Cluster (topology.sh): all eight faults, or the five core ones
   "lettuce-6.3.2-topo|t_lettuce 6.3.2 k8s $TOPO_ALL"
   "jedis-5.2.0-topo|t_jedis 5.2.0 compose $TOPO_ALL"
@@ -60,7 +87,7 @@ for entry in "${ALL[@]}"; do
   key=${entry%%|*}; cmd=${entry#*|}
   if [ $# -gt 0 ]; then case " $* " in *" $key "*) ;; *) continue;; esac; fi
   log "client $key"
-  SEED_CMD=()
+  SEED_CMD=(); RACE_LINE=; RESTART_ON_FAILURE=
   IFS=';' read -ra steps <<<"$cmd"
   for step in "${steps[@]}"; do
     $step || log "client $key: a step failed (rc=$?)"

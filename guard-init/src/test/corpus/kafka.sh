@@ -41,3 +41,4 @@ kafka_seed() {
 kafka_stop() { [ -n "${KAFKA_PID:-}" ] && kill -9 "$KAFKA_PID" 2>/dev/null; true; }
 kafka_race() { RACE_DEADLINE=60 sc_refused_race; }
 kafka_healthy() { HEALTHY_DEADLINE=45 sc_healthy; }
+kafka_skew() { HEALTHY_DEADLINE=45 sc_schema_skew; }

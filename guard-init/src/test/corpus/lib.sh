@@ -102,14 +102,20 @@ worker_run() {
 # worker_bg FILE [ENV=VAL...] : same, background; WPID is the worker's pid
 worker_bg() {
   local f=$1; shift
-  local as=()
+  local as=() cmd=("${WORKER_CMD[@]}")
   [ -n "${AS_NOBODY:-}" ] && as=(setpriv --reuid 65534 --regid 65534 --clear-groups)
-  ip netns exec $WNS "${as[@]}" env "$@" "${WORKER_CMD[@]}" > >($TS > "$f") 2>&1 &
+  # a worker that exits when its broker is down at boot (Sidekiq) is restarted, as Compose's
+  # restart: on-failure or a pod's restartPolicy does, until DEADLINE_S has passed
+  [ -n "${RESTART_ON_FAILURE:-}" ] && cmd=(bash -c 'end=$((SECONDS + DEADLINE_S)); until "$@"; do [ $SECONDS -ge $end ] && exit 1; sleep 1; done' restart "${cmd[@]}")
+  ip netns exec $WNS "${as[@]}" env "$@" "${cmd[@]}" > >($TS > "$f") 2>&1 &
   WPID=$!
 }
 wait_for_line() { # FILE REGEX TIMEOUT_S
+  wait_for_count "$1" "$2" 1 "$3"
+}
+wait_for_count() { # FILE REGEX N TIMEOUT_S: until N lines match
   local i
-  for ((i = 0; i < $3 * 10; i++)); do grep -qE "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
+  for ((i = 0; i < $4 * 10; i++)); do [ "$(grep -cE "$2" "$1" 2>/dev/null)" -ge "$3" ] && return 0; sleep 0.1; done
   return 1
 }
 

@@ -52,7 +52,7 @@ sc_refused_race() {
   scn refused-race sc_refused_race; svc_prepare
   FAULT="$(svc_name):$(svc_port) closed at first; the server was started after the worker's third failed attempt, then $(svc_desc)"
   worker_bg "$SCN/worker.log" URL="$(url_for "$(svc_name)")" DEADLINE_S=${RACE_DEADLINE:-25}
-  wait_for_line "$SCN/worker.log" 'attempt 3 failed' 30
+  wait_for_count "$SCN/worker.log" "${RACE_LINE:-attempt [0-9]+ failed}" 3 30
   svc_start; svc_seed "$SCN/worker.log"
   wait $WPID
   finish startup-race
