@@ -23,7 +23,7 @@ final class ApplicationLineParser implements LineParser {
             "Attempting to connect to: \\[([A-Za-z0-9_.\\-]+):(\\d{1,5})");
     private static final Pattern PIKA_CONNECTING = Pattern.compile("connecting to \\('([^']+)', (\\d{1,5})\\)");
     private static final Pattern PERMISSION = Pattern.compile(
-            "Permission denied|EACCES|Read-only file system|PermissionError|AccessDeniedException");
+            "(?i:permission denied)|EACCES|Read-only file system|PermissionError|AccessDeniedException");
     private static final Pattern PATH = Pattern.compile("'(/[^']+)'|: (/[^\\s:]+)|(/[\\w./\\-]+)");
     private static final Pattern ENQUEUED = Pattern.compile("(?i)\\b(enqueued|published|queued)\\b");
     private static final Pattern OTHER_ERROR = Pattern.compile(
@@ -62,7 +62,21 @@ final class ApplicationLineParser implements LineParser {
     static final class Jobs implements LineParser {
         @Override
         public List<Signal> parse(LogLine line, Words.Found words) {
+            List<Signal> plain = parse(line, line.text());
+            if (!plain.isEmpty()) {
+                return plain;
+            }
+            // a logging library's wrapping: JSON (pino, kafkajs), logfmt, Monolog's " [] []"
             String t = line.text();
+            char last = t.isEmpty() ? ' ' : t.charAt(t.length() - 1);
+            if (last != '}' && last != ']' && last != '"') {
+                return plain;
+            }
+            String m = LineKinds.message(t);
+            return m == t ? plain : parse(line, m);
+        }
+
+        private static List<Signal> parse(LogLine line, String t) {
             Signal.Type type;
             int end;
             if (t.endsWith(" received")) {
@@ -102,8 +116,14 @@ final class ApplicationLineParser implements LineParser {
         }
         Endpoint boot = w.has(Word.SCHEME_SEPARATOR) ? brokerUrl(t) : null;
         if (boot != null) {
-            out.add(Signal.at(Signal.Type.BOOT_TARGET, line, boot.host(), boot.portGiven() ? boot.port() : 0, "app")
-                    .withDetail(boot.scheme()));
+            int port = boot.portGiven() ? boot.port() : 0;
+            out.add(Signal.at(Signal.Type.BOOT_TARGET, line, boot.host(), port, "app").withDetail(boot.scheme()));
+            if (t.contains(".> transport:")) {
+                // Celery's banner: the broker it is about to connect to; "Connected to" follows when it did
+                out.add(Signal.at(Signal.Type.CONNECTING, line, boot.host(), port, "celery"));
+            } else if (t.contains("/MainProcess] Connected to ")) {
+                out.add(Signal.at(Signal.Type.READY, line, boot.host(), port, "celery"));
+            }
             return out;
         }
         Matcher m = BOOTSTRAP_SERVERS.matcher(t);

@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  * shares: amqp-client ({@code java.net.ConnectException: Connection refused}, which names no
  * host, {@code ACCESS_REFUSED}), pika ({@code AMQPConnectionError}, "TCP Connection attempt
  * failed ... dest=(..., ('host', port))"), jnats ("Unable to connect to NATS servers: [url]"),
- * nats.py / nats.go ("nats: no servers available for connection"), kafka-clients ("Connection to
+ * nats.py / nats.go ("nats: no servers available for connection"), nats.js 2 ({@code NatsError: TIMEOUT}), kafka-clients ("Connection to
  * node -1 (host/ip:port) could not be established. Node may not be available.", "Broker may not
  * be available"), kafka-python ({@code NoBrokersAvailable}, "KafkaTimeoutError: Unable to
  * bootstrap from [('host', port, ...)]").
@@ -71,6 +71,12 @@ final class BrokerClientParser implements LineParser {
         m = UNKNOWN_HOST.matcher(t);
         if (w.has(Word.UNKNOWN_HOST_EXCEPTION) && m.find()) {
             out.add(Signal.at(Signal.Type.DNS, line, m.group(1) != null ? m.group(1) : m.group(2), 0, "java"));
+            return out;
+        }
+        if (w.has(Word.NATS_ERROR) && t.contains("NatsError: TIMEOUT")) {
+            // nats.js 2.x: a connect that got no answer in its timeout (a request's timeout reads the same,
+            // but a worker's subscription makes none)
+            out.add(Signal.of(Signal.Type.TIMEOUT, line, "nats.js"));
             return out;
         }
         if (!w.any(WORDS)) {

@@ -40,6 +40,7 @@ final class ConnectionShape implements LineParser {
             "\\b[A-Za-z][A-Za-z0-9+.\\-]*://(?:[^@\\s/]*@)?(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.\\-]+)(?::(\\d{1,5}))?");
     private static final Pattern HOST_FIELD = Pattern.compile(
             "(?i)\\bhost(?:name)?\\s*[=:]\\s*['\"]?(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.\\-]+)['\"]?(?::(\\d{1,5}))?");
+    private static final Pattern LOOKUP = Pattern.compile("\\blookup ([A-Za-z0-9_\\-]+(?:\\.[A-Za-z0-9_\\-]+)*)(?: on |: )");
     private static final Pattern PORT_FIELD = Pattern.compile("(?i)\\bport\\s*[=:]\\s*['\"]?(\\d{1,5})\\b");
     private static final Pattern TUPLE = Pattern.compile("\\(\\s*['\"]([^'\"\\s]+)['\"]\\s*,\\s*(\\d{1,5})\\s*[,)]");
     private static final Pattern NAME_SLASH_IP = Pattern.compile(
@@ -132,13 +133,62 @@ final class ConnectionShape implements LineParser {
         if (w.any(REFUSED)) {
             return Kind.REFUSED;
         }
-        if (w.any(TIMEOUT)) {
+        if (w.any(TIMEOUT) && !onlyTimeoutSettings(t)) {
             return Kind.TIMEOUT;
         }
         if (w.any(UNREACHABLE)) {
             return Kind.UNREACHABLE;
         }
         return w.any(VAGUE) ? Kind.VAGUE : null;
+    }
+
+    /**
+     * True when every "timeout" in the line is a setting's name with its value, not a timeout that
+     * happened: Sidekiq's boot line {@code redis options {:url=>"redis://redis:6379/0", :connect_timeout=>2}},
+     * {@code socket_connect_timeout=2}, {@code "connectTimeout":2000}, {@code timeout.ms = null}.
+     */
+    static boolean onlyTimeoutSettings(String t) {
+        String l = t.toLowerCase(Locale.ROOT);
+        if (l.contains("timed out") || l.contains("etimedout")) {
+            return false;
+        }
+        int i = l.indexOf("timeout");
+        if (i < 0) {
+            return false;
+        }
+        for (; i >= 0; i = l.indexOf("timeout", i + 7)) {
+            boolean named = i > 0 && (Character.isLetterOrDigit(l.charAt(i - 1)) || l.charAt(i - 1) == '_');
+            int j = i + 7;
+            while (j < l.length() && (Character.isLetterOrDigit(l.charAt(j)) || l.charAt(j) == '_' || l.charAt(j) == '.')) {
+                named = true;
+                j++;
+            }
+            if (j < l.length() && (l.charAt(j) == '"' || l.charAt(j) == '\'')) {
+                j++;
+            }
+            while (j < l.length() && l.charAt(j) == ' ') {
+                j++;
+            }
+            boolean assigned;
+            if (l.startsWith("=>", j) || j < l.length() && l.charAt(j) == '=') {
+                assigned = true;
+                j += l.startsWith("=>", j) ? 2 : 1;
+            } else {
+                assigned = named && j < l.length() && l.charAt(j) == ':';
+                j++;
+            }
+            if (!assigned) {
+                return false;
+            }
+            while (j < l.length() && l.charAt(j) == ' ') {
+                j++;
+            }
+            if (j >= l.length() || !Character.isDigit(l.charAt(j)) && !l.startsWith("null", j) && !l.startsWith("none", j)
+                    && !l.startsWith("nil", j)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean hasErrno(Words.Found w, String t, String n) {
@@ -167,6 +217,11 @@ final class ConnectionShape implements LineParser {
                 // a link to documentation in the message is the last thing to take
                 web = web == null ? new String[] {m.group(1), m.group(2)} : web;
             }
+        }
+        m = LOOKUP.matcher(t);
+        if (m.find() && plausible(m.group(1))) {
+            // Go's resolver: "dial tcp: lookup redis-primary on 10.96.0.10:53: no such host" is about redis-primary
+            return new String[] {m.group(1), null};
         }
         m = HOST_FIELD.matcher(t);
         if (m.find() && plausible(m.group(1))) {

@@ -18,6 +18,10 @@ final class Context {
     /** Per dependency group, the lines that show it was killed or restarted. */
     final Map<String, List<Evidence>> kills = new LinkedHashMap<>();
     final List<Signal> enqueued = new ArrayList<>();
+    /** A server whose log ends while it loads its dataset (its "Loading RDB" line): it answered LOADING to the end. */
+    final List<Signal> stillLoading = new ArrayList<>();
+    /** Each dataset load a server's log shows whole: its "Loading RDB" and "DB loaded from disk" lines. */
+    final List<Signal[]> loads = new ArrayList<>();
     /** True when a sentinel's or Cluster node's log was captured. */
     boolean topology;
     /** Addresses Sentinel gave clients as the master ({@code host:port} to the line that says so). */

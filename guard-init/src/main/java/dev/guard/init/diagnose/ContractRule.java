@@ -9,6 +9,9 @@ import java.util.List;
  * resolved at boot is a loopback or unknown host.
  */
 final class ContractRule implements CauseRule {
+    /** A connect announced and neither completed nor failed for this long, while the log went on, hangs. */
+    static final java.time.Duration HUNG_CONNECT = java.time.Duration.ofSeconds(10);
+
     @Override
     public void apply(Facts f, Conclusion v) {
         Group g = f.group;
@@ -25,6 +28,8 @@ final class ContractRule implements CauseRule {
             if (gap > 0) {
                 gap(f, v, gap);
             }
+        } else if (v.causes.isEmpty() && v.jobs.received() > 0 && waitedForALoad(f, v)) {
+            return;
         } else if (v.causes.isEmpty() && v.jobs.received() > 0) {
             v.add(Cause.HEALTHY, "received " + v.jobs.received() + ", processed " + v.jobs.processed()
                     + ", no connection errors");
@@ -36,6 +41,35 @@ final class ContractRule implements CauseRule {
         if (v.causes.isEmpty() && g.hasAppText) {
             v.add(Cause.UNKNOWN, "nothing in its log decides");
         }
+    }
+
+    /**
+     * A worker that started while Redis loaded its dataset for a second or more and got its first job
+     * only after the load, without an error line: its client took the LOADING replies silently
+     * (phpredis's blPop returns false). That is the startup race, though nothing was lost.
+     */
+    private static boolean waitedForALoad(Facts f, Conclusion v) {
+        Group g = f.group;
+        java.time.Instant boot = g.firstBoot == null ? null : g.firstBoot.s().line().time();
+        java.time.Instant firstJob = g.received.count == 0 ? null : g.received.first(g).s().line().time();
+        if (boot == null || firstJob == null) {
+            return false;
+        }
+        for (Signal[] load : f.context.loads) {
+            java.time.Instant start = load[0].line().time();
+            java.time.Instant end = load[1].line().time();
+            if (start != null && end != null && java.time.Duration.between(start, end).toMillis() >= 1_000
+                    && boot.isBefore(end) && !firstJob.isBefore(end)) {
+                v.add(Cause.STARTUP_RACE, "the worker started while " + DependencyRule.server(load[0]) + " loaded its "
+                        + "dataset (" + java.time.Duration.between(start, end).toMillis() + " ms) and got its first job "
+                        + "only after the load, without an error line: its client waited on the LOADING replies silently");
+                v.evidence(g.firstBoot.s().withDetail(null), "the worker started");
+                v.evidence(load[1], "the dataset loaded after the worker started");
+                v.evidence(g.received.first(g).s(), "first job, after the load");
+                return true;
+            }
+        }
+        return false;
     }
 
     private static JobCounts counts(Group g, Conclusion v) {
@@ -74,6 +108,31 @@ final class ContractRule implements CauseRule {
                     ? "; its " + g.count(Signal.Type.OTHER_ERROR) + " error lines name no host diagnose can read" : ""));
             v.evidence(boot.withDetail(null), "the URL the worker resolved at boot");
             g.sample(Signal.Type.OTHER_ERROR).stream().limit(2).forEach(s -> v.evidence(s, "error line after the boot line"));
+            return;
+        }
+        Placed pending = g.pendingConnect;
+        java.time.Instant asked = pending == null ? null : pending.s().line().time();
+        if (asked != null && g.lastLineTime != null
+                && java.time.Duration.between(asked, g.lastLineTime).compareTo(HUNG_CONNECT) >= 0) {
+            // the client said where it connects and then nothing, neither connected nor an error, while its
+            // log went on: a connect without a timeout (kombu's Redis transport) waits on dropped packets
+            v.add(Cause.NETWORK_BLOCKED, "the client announced its connect to " + pending.s().target() + " and "
+                    + "never said it connected, nor failed, in the " + java.time.Duration.between(asked, g.lastLineTime)
+                    .toSeconds() + " s its log went on: the connect hangs, as on packets dropped without an answer");
+            v.evidence(pending.s(), "the connect announced, never completed");
+            return;
+        }
+        if (!f.context.stillLoading.isEmpty() && !f.context.dependencyKilled()) {
+            // the worker said nothing, and its Redis loaded to the end: a client that reads -LOADING as an
+            // empty reply (phpredis's blPop returns false and sets getLastError) waits without a line
+            Signal loading = f.context.stillLoading.get(0);
+            v.add(Cause.REDIS_LOADING, "no job received and no error logged, while " + DependencyRule.server(loading)
+                    + " was loading its dataset to the end of its log: the worker's client took the LOADING replies "
+                    + "silently");
+            v.evidence(loading, "still loading at the end of its log");
+            if (boot != null) {
+                v.evidence(boot.withDetail(null), "the URL the worker resolved at boot");
+            }
             return;
         }
         v.add(Cause.NO_JOBS, "no connection errors and no job received");

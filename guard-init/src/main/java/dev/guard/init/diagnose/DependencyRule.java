@@ -4,10 +4,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A dependency's own log and status: when it was last ready, and whether it was killed (two
@@ -23,7 +21,7 @@ final class DependencyRule {
         runs.sort(Comparator.comparingLong((Timeline.Run r) -> g.position(r.first)));
         // per server: a group can hold several (redis-0 ... redis-5 of a Cluster, replicas of one service)
         Map<String, Signal> lastStart = new HashMap<>();
-        Set<String> loading = new HashSet<>();
+        Map<String, Signal> loading = new HashMap<>();
         for (Timeline.Run r : runs) {
             if (!(r.key instanceof Signal.Type type)) {
                 continue;
@@ -55,14 +53,19 @@ final class DependencyRule {
                     lastStart.remove(server);
                     loading.remove(server);
                 }
-                case SERVER_LOADING -> loading.add(server);
-                case SERVER_LOADED -> loading.remove(server);
+                case SERVER_LOADING -> loading.put(server, s);
+                case SERVER_LOADED -> {
+                    Signal started = loading.remove(server);
+                    if (started != null) {
+                        c.loads.add(new Signal[] {started, s});
+                    }
+                }
                 case SERVER_SHUTDOWN_DURING_LOADING -> {
                     c.dependencyKilledMidLoad = true;
                     c.kill(g.name, Conclusion.ev(s, g.name + " was stopped while loading its dataset"));
                 }
                 case SERVER_SIGTERM -> {
-                    if (loading.contains(server)) {
+                    if (loading.containsKey(server)) {
                         c.dependencyKilledMidLoad = true;
                         c.kill(g.name, Conclusion.ev(s, g.name + " got SIGTERM while loading its dataset"));
                     }
@@ -70,6 +73,7 @@ final class DependencyRule {
                 default -> { }
             }
         }
+        c.stillLoading.addAll(loading.values());
         topology(g, c);
         for (Signal s : g.sampleInOrder(Signal.Type.OOM_KILLED, Signal.Type.EXIT_137, Signal.Type.PROBE_KILL)) {
             c.kill(g.name, Conclusion.ev(s, switch (s.type()) {

@@ -33,6 +33,10 @@ final class Group {
     LogLine topologyHint;
     Placed firstBoot;
     Placed lastBoot;
+    /** The last connect a client announced ({@link Signal.Type#CONNECTING}), cleared by a READY after it. */
+    Placed pendingConnect;
+    /** The time of the last line of the group's logs that had one: how long the log went on. */
+    java.time.Instant lastLineTime;
     /** The worker's own retry lines: how long its failed connects took. */
     final Retries retries = new Retries();
     private final int[] counts = new int[Signal.Type.values().length];
@@ -70,7 +74,9 @@ final class Group {
             return;
         }
         switch (t) {
+            case CONNECTING -> pendingConnect = p;
             case READY, JOB_RECEIVED, JOB_PROCESSED, LEDGER -> {
+                pendingConnect = null;
                 timeline.add(Timeline.SUCCESS, p);
                 if (t == Signal.Type.JOB_RECEIVED) {
                     received.add(p);

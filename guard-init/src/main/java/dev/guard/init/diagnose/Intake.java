@@ -102,6 +102,9 @@ final class Intake {
         private Signal lastBoot;
         private int lines;
         private int frames;
+        /** The last line with a time, read at the end: how long the log went on. */
+        private Stamps.Stamp lastStamp;
+        private String lastStamped;
         private int stamped;
         // status rows: the pod or service a row is about
         private String describing;
@@ -124,6 +127,8 @@ final class Intake {
             }
             if (stamp != null || Stamps.looksStamped(text)) {
                 stamped++;
+                lastStamp = stamp;
+                lastStamped = text;
             }
             String svc = rowService(text);
             Group g = svc == null ? own : group(svc);
@@ -143,24 +148,27 @@ final class Intake {
             if (parsers.isEmpty() || text.isBlank()) {
                 return;
             }
-            LogLine line = new LogLine(file, number, svc == null ? service : svc, null, text);
+            // a JSON line (pino, bunyan, kafkajs, structlog) is read as its level, fields, error and message,
+            // without the error's stack: its frames are not events either
+            String read = kind == LogKind.APPLICATION && text.charAt(0) == '{' ? LineKinds.flatten(text) : text;
+            LogLine line = new LogLine(file, number, svc == null ? service : svc, null, read);
             Words.Found words = null;
             java.time.Instant time = null;
             boolean timeRead = false;
             for (LineParser p : parsers) {
                 if (words == null && kind == LogKind.APPLICATION && !(p instanceof ApplicationLineParser.Jobs)) {
-                    words = Words.in(text);
+                    words = Words.in(read);
                     if (words.none()) {
                         return;
                     }
-                    if (g.topologyHint == null && words.any(TOPOLOGY_WORDS) && namesTopology(text)) {
+                    if (g.topologyHint == null && words.any(TOPOLOGY_WORDS) && namesTopology(read)) {
                         topologyHint(g, number, svc, stamp, text);
                     }
                     if (words.any(RETRY_WORDS)) {
                         // the same line may also hold the error: read the wait beside the parsers
                         time = Stamps.time(stamp, text);
                         timeRead = true;
-                        g.retries.read(text, time);
+                        g.retries.read(read, time);
                     }
                 }
                 List<Signal> found = p.parse(line, words);
@@ -183,6 +191,10 @@ final class Intake {
 
         void end() {
             window.flush();
+            java.time.Instant last = lastStamped == null ? null : Stamps.time(lastStamp, lastStamped);
+            if (last != null && (own.lastLineTime == null || last.isAfter(own.lastLineTime))) {
+                own.lastLineTime = last;
+            }
             if (!outstandingOverflow) {
                 int count = 0;
                 long firstSeq = Long.MAX_VALUE;

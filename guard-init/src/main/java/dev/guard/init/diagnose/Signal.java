@@ -30,6 +30,8 @@ public record Signal(Type type, LogLine line, String host, int port, String clie
         ANNOUNCED(true),
         // a client that got through
         READY(false),
+        /** A client announcing the connect it is about to make: Celery's banner ({@code .> transport:   redis://redis:6379/0}). */
+        CONNECTING(false),
         /** The URL or host:port the application resolved at boot. */
         BOOT_TARGET(false),
         /** A client saying where Sentinel sent it (Jedis: {@code Created JedisSentinelPool to master at H:P}). */

@@ -21,7 +21,7 @@ enum Word {
     MASTER_NOT_FOUND("masternotfound"), MASTER_AT("master at "), MASTER_RUNNING_AT("master running at "), ALL_SENTINELS_DOWN("all sentinels down"), SENTINEL("sentinel"), CLUSTER("cluster"),
     // broker clients and sockets
     CONNECTION_TO_NODE("connection to node"), BOOTSTRAP_BROKER("bootstrap broker"), UNABLE_TO_BOOTSTRAP("unable to bootstrap"),
-    UNABLE_TO_CONNECT_TO_NATS("unable to connect to nats"), TCP_ATTEMPT_FAILED("tcp connection attempt failed"),
+    UNABLE_TO_CONNECT_TO_NATS("unable to connect to nats"), NATS_ERROR("natserror"), TCP_ATTEMPT_FAILED("tcp connection attempt failed"),
     SOCKET_FAILED("socket failed to connect"), WORKFLOW_FAILED("connection workflow failed"),
     UNKNOWN_HOST_EXCEPTION("unknownhostexception"), ACCESS_REFUSED("access_refused"),
     PROBABLE_AUTH("probableauthenticationexception"), AUTHORIZATION_VIOLATION("authorization violation"),

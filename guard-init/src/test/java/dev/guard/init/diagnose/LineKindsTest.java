@@ -123,4 +123,61 @@ class LineKindsTest {
         assertEquals(LineKind.SETTING, k.of("\tsocket.connection.setup.timeout.ms = 10000"));
         assertEquals(LineKind.EVENT, k.of("\tconnect timed out after timeout = 2s"));
     }
+
+    @Test
+    void aRubyBacktraceIsFramesUnderTheLoggersEvents() throws IOException {
+        // redis-rb 4.8.0 (Debian) logged by Ruby's Logger: the message, then the backtrace joined by newlines
+        List<String> lines = lines("compose-redis-rb-4.8.0-refused-down", "worker.log");
+        Map<Integer, LineKind> kinds = kinds(lines);
+        int frames = 0;
+        for (int i = 0; i < lines.size(); i++) {
+            String l = lines.get(i);
+            if (l.startsWith("/") && l.contains(".rb:")) {
+                assertEquals(LineKind.FRAME, kinds.get(i), l);
+                frames++;
+            } else {
+                assertTrue(l.startsWith("I, [") || l.startsWith("E, ["), l);
+                assertEquals(LineKind.EVENT, kinds.get(i), l);
+            }
+        }
+        assertTrue(frames > 20, frames + " frames");
+    }
+
+    @Test
+    void aMonologJobLineIsReadWithoutItsContextSuffix() throws IOException {
+        // phpredis 5.3.7 with Monolog 2.9's default LineFormatter: "... worker.INFO: job j-01 received [] []"
+        List<String> lines = lines("compose-phpredis-5.3.7-healthy", "worker.log");
+        List<String> jobs = lines.stream().filter(l -> l.contains(" received [] []")).toList();
+        assertEquals(12, jobs.size(), lines.toString());
+        for (String l : jobs) {
+            assertTrue(LineKinds.message(l).matches("job j-\\d\\d received"), l + " -> " + LineKinds.message(l));
+        }
+        String error = lines("compose-phpredis-5.3.7-refused-down", "worker.log").stream()
+                .filter(l -> l.contains("worker.ERROR")).findFirst().orElseThrow();
+        assertEquals("attempt 1 failed, retrying in 1s", LineKinds.message(error), error);
+        Intake in = new Intake();
+        LogReader.read(String.join("\n", lines), "worker.log", in);
+        assertEquals(12, in.groups().get("worker").received.count);
+        assertEquals(12, in.groups().get("worker").processed.count);
+    }
+
+    @Test
+    void aPinoJsonLineIsReadAsItsLevelErrorAndMessageWithoutTheStack() throws IOException {
+        // ioredis 6.1.0 with pino 10 (npm registry): one JSON object per line
+        List<String> healthy = lines("k8s-ioredis-6.1.0-healthy", "worker.log");
+        String job = healthy.stream().filter(l -> l.startsWith("{") && l.contains("received")).findFirst().orElseThrow();
+        assertTrue(LineKinds.message(job).matches("job j-\\d\\d received"), job);
+        assertTrue(LineKinds.flatten(job).matches("INFO job j-\\d\\d received"), LineKinds.flatten(job));
+        String error = lines("k8s-ioredis-6.1.0-refused-down", "worker.log").stream()
+                .filter(l -> l.startsWith("{\"level\":50")).findFirst().orElseThrow();
+        String flat = LineKinds.flatten(error);
+        assertTrue(error.contains("\\n    at "), "the stack is in the line: " + error);
+        assertTrue(flat.startsWith("ERROR ") && flat.endsWith("attempt 1 failed, retrying in 1s"), flat);
+        assertTrue(!flat.contains(" at ") && !flat.contains("hostname") && !flat.contains("pid="), flat);
+        // a line that only looks like JSON is read as it is
+        assertEquals("{not json}", LineKinds.flatten("{not json}"));
+        Intake in = new Intake();
+        LogReader.read(String.join("\n", healthy), "worker.log", in);
+        assertEquals(12, in.groups().get("worker").received.count);
+    }
 }
