@@ -20,8 +20,11 @@ final class Context {
     final List<Signal> enqueued = new ArrayList<>();
     /** A server whose log ends while it loads its dataset (its "Loading RDB" line): it answered LOADING to the end. */
     final List<Signal> stillLoading = new ArrayList<>();
-    /** Each dataset load a server's log shows whole: its "Loading RDB" and "DB loaded from disk" lines. */
-    final List<Signal[]> loads = new ArrayList<>();
+    /** Each dataset load a server's log shows whole. */
+    final List<Load> loads = new ArrayList<>();
+
+    /** A dataset load: its "Loading RDB" and "DB loaded from disk" lines. */
+    record Load(Signal start, Signal end) {}
     /** True when a sentinel's or Cluster node's log was captured. */
     boolean topology;
     /** Addresses Sentinel gave clients as the master ({@code host:port} to the line that says so). */

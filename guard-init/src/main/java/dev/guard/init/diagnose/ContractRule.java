@@ -1,5 +1,7 @@
 package dev.guard.init.diagnose;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -10,7 +12,7 @@ import java.util.List;
  */
 final class ContractRule implements CauseRule {
     /** A connect announced and neither completed nor failed for this long, while the log went on, hangs. */
-    static final java.time.Duration HUNG_CONNECT = java.time.Duration.ofSeconds(10);
+    static final Duration HUNG_CONNECT = Duration.ofSeconds(10);
 
     @Override
     public void apply(Facts f, Conclusion v) {
@@ -50,21 +52,21 @@ final class ContractRule implements CauseRule {
      */
     private static boolean waitedForALoad(Facts f, Conclusion v) {
         Group g = f.group;
-        java.time.Instant boot = g.firstBoot == null ? null : g.firstBoot.s().line().time();
-        java.time.Instant firstJob = g.received.count == 0 ? null : g.received.first(g).s().line().time();
+        Instant boot = g.firstBoot == null ? null : g.firstBoot.s().line().time();
+        Instant firstJob = g.received.count == 0 ? null : g.received.first(g).s().line().time();
         if (boot == null || firstJob == null) {
             return false;
         }
-        for (Signal[] load : f.context.loads) {
-            java.time.Instant start = load[0].line().time();
-            java.time.Instant end = load[1].line().time();
-            if (start != null && end != null && java.time.Duration.between(start, end).toMillis() >= 1_000
+        for (Context.Load load : f.context.loads) {
+            Instant start = load.start().line().time();
+            Instant end = load.end().line().time();
+            if (start != null && end != null && Duration.between(start, end).toMillis() >= 1_000
                     && boot.isBefore(end) && !firstJob.isBefore(end)) {
-                v.add(Cause.STARTUP_RACE, "the worker started while " + DependencyRule.server(load[0]) + " loaded its "
-                        + "dataset (" + java.time.Duration.between(start, end).toMillis() + " ms) and got its first job "
+                v.add(Cause.STARTUP_RACE, "the worker started while " + DependencyRule.server(load.start()) + " loaded its "
+                        + "dataset (" + Duration.between(start, end).toMillis() + " ms) and got its first job "
                         + "only after the load, without an error line: its client waited on the LOADING replies silently");
                 v.evidence(g.firstBoot.s().withDetail(null), "the worker started");
-                v.evidence(load[1], "the dataset loaded after the worker started");
+                v.evidence(load.end(), "the dataset loaded after the worker started");
                 v.evidence(g.received.first(g).s(), "first job, after the load");
                 return true;
             }
@@ -111,13 +113,13 @@ final class ContractRule implements CauseRule {
             return;
         }
         Placed pending = g.pendingConnect;
-        java.time.Instant asked = pending == null ? null : pending.s().line().time();
+        Instant asked = pending == null ? null : pending.s().line().time();
         if (asked != null && g.lastLineTime != null
-                && java.time.Duration.between(asked, g.lastLineTime).compareTo(HUNG_CONNECT) >= 0) {
+                && Duration.between(asked, g.lastLineTime).compareTo(HUNG_CONNECT) >= 0) {
             // the client said where it connects and then nothing, neither connected nor an error, while its
             // log went on: a connect without a timeout (kombu's Redis transport) waits on dropped packets
             v.add(Cause.NETWORK_BLOCKED, "the client announced its connect to " + pending.s().target() + " and "
-                    + "never said it connected, nor failed, in the " + java.time.Duration.between(asked, g.lastLineTime)
+                    + "never said it connected, nor failed, in the " + Duration.between(asked, g.lastLineTime)
                     .toSeconds() + " s its log went on: the connect hangs, as on packets dropped without an answer");
             v.evidence(pending.s(), "the connect announced, never completed");
             return;

@@ -57,7 +57,7 @@ final class DependencyRule {
                 case SERVER_LOADED -> {
                     Signal started = loading.remove(server);
                     if (started != null) {
-                        c.loads.add(new Signal[] {started, s});
+                        c.loads.add(new Context.Load(started, s));
                     }
                 }
                 case SERVER_SHUTDOWN_DURING_LOADING -> {

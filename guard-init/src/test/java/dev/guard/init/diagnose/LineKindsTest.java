@@ -180,4 +180,21 @@ class LineKindsTest {
         LogReader.read(String.join("\n", healthy), "worker.log", in);
         assertEquals(12, in.groups().get("worker").received.count);
     }
+
+    @Test
+    void aTimeoutNamedAsASettingInAnEventIsNoTimeout() {
+        // Sidekiq 6.4.1's boot line, as captured (k8s-sidekiq-6.4.1-healthy)
+        assertTrue(ConnectionShape.onlyTimeoutSettings(
+                "INFO: Booting Sidekiq 6.4.1 with redis options {:url=>\"redis://redis:6379/0\", :connect_timeout=>2}"));
+        assertTrue(ConnectionShape.onlyTimeoutSettings("Redis(socket_connect_timeout=2, socket_timeout=None)"));
+        assertTrue(ConnectionShape.onlyTimeoutSettings("{\"connectTimeout\":2000,\"host\":\"redis\"}"));
+        // timeouts that happened, even beside a setting
+        assertTrue(!ConnectionShape.onlyTimeoutSettings("Connection timeout: 2000ms exceeded to redis:6379"));
+        assertTrue(!ConnectionShape.onlyTimeoutSettings("connect timed out (connect_timeout=2)"));
+        assertTrue(!ConnectionShape.onlyTimeoutSettings("[Connection] Connection timeout"));
+        assertTrue(!ConnectionShape.onlyTimeoutSettings("Error: connect ETIMEDOUT 10.77.0.2:6379"));
+        // and Go's resolver names the host it looked up, not the DNS server it asked
+        assertEquals("redis-primary", ConnectionShape.target(
+                "2026/12/07 09:06:07 attempt 1 failed, retrying in 1s: dial tcp: lookup redis-primary on 10.77.0.2:53: no such host")[0]);
+    }
 }
