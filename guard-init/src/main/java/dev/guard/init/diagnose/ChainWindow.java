@@ -12,7 +12,9 @@ import java.util.function.BiConsumer;
  * refused, timed out or unknown host when the named line only said "failed to connect").
  *
  * <p>Which one: a {@code Caused by:} or {@code Suppressed:} line belongs to the error before it
- * (Java chains: lettuce, Jedis); any other belongs to the next named error when one follows
+ * (Java chains: lettuce, Jedis); an error naming no host belongs to a message line before it that
+ * also names none and only says the connect failed ({@code could not connect to redis (attempt 3)}
+ * above {@code RedisLoadingException: LOADING ...}); any other belongs to the next named error when one follows
  * within {@link #LINES} lines (Python tracebacks print the socket error before the client's, jnats
  * logs the timeout before its "Unable to connect"), else to the one before it. So that both are
  * known, signals wait here {@code 2 x LINES} lines, then go on in their order.
@@ -51,8 +53,13 @@ final class ChainWindow {
     void add(Signal s, Group g, int at) {
         flushBefore(at - 2 * LINES);
         Entry e = new Entry(s, g, at);
-        if (e.unnamed && continuation(s)) {
-            Entry before = namedBefore(at);
+        if (e.unnamed) {
+            Entry before = continuation(s) ? namedBefore(at) : null;
+            if (before == null) {
+                // "could not connect to redis (attempt 3)", naming no host, then the exception that says
+                // how (io.lettuce.core.RedisLoadingException: LOADING ..., its Caused by:): one attempt
+                before = vagueBefore(at);
+            }
             if (before != null) {
                 before.s = refined(before.s, s);
                 return;
@@ -103,6 +110,28 @@ final class ChainWindow {
         return null;
     }
 
+    /**
+     * The nearest error before {@code at} (within {@link #LINES}) that names no host and says only
+     * that the connect failed, with no named error after it: the message line of an attempt whose
+     * exception follows.
+     */
+    private Entry vagueBefore(int at) {
+        for (int i = window.size() - 1; i >= 0; i--) {
+            Entry e = window.get(i);
+            if (at - e.at > LINES || e.named()) {
+                return null;
+            }
+            if (e.unnamed && vague(e.s) && !continuation(e.s)) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    private static boolean vague(Signal s) {
+        return s.type() == Signal.Type.UNAVAILABLE || s.type() == Signal.Type.NO_SERVERS;
+    }
+
     private boolean namedBetween(int from, int to) {
         for (Entry e : window) {
             if (e.at > from && e.at < to && e.named()) {
@@ -124,7 +153,7 @@ final class ChainWindow {
             // the server answered: the attempt failed on what it said, not on the connect
             return named.withType(unnamed.type());
         }
-        boolean vague = named.type() == Signal.Type.UNAVAILABLE || named.type() == Signal.Type.NO_SERVERS;
+        boolean vague = vague(named);
         boolean exact = unnamed.type() == Signal.Type.REFUSED || unnamed.type() == Signal.Type.TIMEOUT
                 || unnamed.type() == Signal.Type.DNS;
         return vague && exact ? named.withType(unnamed.type()) : named;
