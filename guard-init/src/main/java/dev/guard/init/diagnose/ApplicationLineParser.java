@@ -126,20 +126,18 @@ final class ApplicationLineParser implements LineParser {
             }
             return out;
         }
-        Matcher m = BOOTSTRAP_SERVERS.matcher(t);
-        if (w.has(Word.BOOTSTRAP) && m.find()) {
+        Matcher m;
+        if (w.has(Word.BOOTSTRAP) && (m = BOOTSTRAP_SERVERS.matcher(t)).find()) {
             out.add(Signal.at(Signal.Type.BOOT_TARGET, line, m.group(1), Integer.parseInt(m.group(2)), "kafka")
                     .withDetail("kafka"));
             return out;
         }
-        m = SPRING_RABBIT_CONNECTING.matcher(t);
-        if (w.has(Word.SPRING_RABBIT_CONNECTING) && m.find()) {
+        if (w.has(Word.SPRING_RABBIT_CONNECTING) && (m = SPRING_RABBIT_CONNECTING.matcher(t)).find()) {
             out.add(Signal.at(Signal.Type.BOOT_TARGET, line, m.group(1), Integer.parseInt(m.group(2)), "spring-rabbit")
                     .withDetail("amqp"));
             return out;
         }
-        m = PIKA_CONNECTING.matcher(t);
-        if (w.has(Word.PIKA_CONNECTING) && m.find()) {
+        if (w.has(Word.PIKA_CONNECTING) && (m = PIKA_CONNECTING.matcher(t)).find()) {
             out.add(Signal.at(Signal.Type.BOOT_TARGET, line, m.group(1), Integer.parseInt(m.group(2)), "pika")
                     .withDetail("amqp"));
             return out;

@@ -41,35 +41,30 @@ final class BrokerClientParser implements LineParser {
         String t = line.text();
         List<Signal> out = new ArrayList<>(1);
         // each pattern only where its literal part is: most lines of a large capture are none of these
-        Matcher m = KAFKA_NODE.matcher(t);
-        if (w.has(Word.CONNECTION_TO_NODE) && m.find()) {
+        Matcher m;
+        if (w.has(Word.CONNECTION_TO_NODE) && (m = KAFKA_NODE.matcher(t)).find()) {
             String host = m.group(2).isEmpty() ? m.group(3) : m.group(2);
             out.add(Signal.at(Signal.Type.REFUSED, line, host, Integer.parseInt(m.group(4)), "kafka-clients")
                     .withDetail("node " + m.group(1)));
             return out;
         }
-        m = KAFKA_BOOTSTRAP_DISCONNECTED.matcher(t);
-        if (w.has(Word.BOOTSTRAP_BROKER) && m.find()) {
+        if (w.has(Word.BOOTSTRAP_BROKER) && (m = KAFKA_BOOTSTRAP_DISCONNECTED.matcher(t)).find()) {
             out.add(Signal.at(Signal.Type.UNAVAILABLE, line, m.group(1), Integer.parseInt(m.group(2)), "kafka-clients"));
             return out;
         }
-        m = KAFKA_PY_BOOTSTRAP.matcher(t);
-        if (w.has(Word.UNABLE_TO_BOOTSTRAP) && m.find()) {
+        if (w.has(Word.UNABLE_TO_BOOTSTRAP) && (m = KAFKA_PY_BOOTSTRAP.matcher(t)).find()) {
             out.add(Signal.at(Signal.Type.UNAVAILABLE, line, m.group(1), Integer.parseInt(m.group(2)), "kafka-python"));
             return out;
         }
-        m = JNATS.matcher(t);
-        if (w.has(Word.UNABLE_TO_CONNECT_TO_NATS) && m.find()) {
+        if (w.has(Word.UNABLE_TO_CONNECT_TO_NATS) && (m = JNATS.matcher(t)).find()) {
             out.add(Signal.at(Signal.Type.UNAVAILABLE, line, m.group(1), Integer.parseInt(m.group(2)), "jnats"));
             return out;
         }
-        m = PIKA_DEST.matcher(t);
-        if ((w.has(Word.TCP_ATTEMPT_FAILED) || w.has(Word.SOCKET_FAILED) || w.has(Word.WORKFLOW_FAILED)) && m.find()) {
+        if ((w.has(Word.TCP_ATTEMPT_FAILED) || w.has(Word.SOCKET_FAILED) || w.has(Word.WORKFLOW_FAILED)) && (m = PIKA_DEST.matcher(t)).find()) {
             out.add(Signal.at(Signal.Type.REFUSED, line, m.group(1), Integer.parseInt(m.group(2)), "pika"));
             return out;
         }
-        m = UNKNOWN_HOST.matcher(t);
-        if (w.has(Word.UNKNOWN_HOST_EXCEPTION) && m.find()) {
+        if (w.has(Word.UNKNOWN_HOST_EXCEPTION) && (m = UNKNOWN_HOST.matcher(t)).find()) {
             out.add(Signal.at(Signal.Type.DNS, line, m.group(1) != null ? m.group(1) : m.group(2), 0, "java"));
             return out;
         }

@@ -43,8 +43,8 @@ final class GuardLineParser implements LineParser {
         String t = line.text();
         List<Signal> out = new ArrayList<>(1);
         // each pattern only where its literal part is: most lines of a large capture are none of these
-        Matcher m = READINESS.matcher(t);
-        if (w.has(Word.ATTEMPT) && m.find()) {
+        Matcher m;
+        if (w.has(Word.ATTEMPT) && (m = READINESS.matcher(t)).find()) {
             Signal.Type type = switch (m.group(4)) {
                 case "ready" -> Signal.Type.READY;
                 case "loading" -> Signal.Type.LOADING;
@@ -71,8 +71,8 @@ final class GuardLineParser implements LineParser {
             }
             return out;
         }
-        Matcher v = VIOLATION.matcher(t);
-        if ((w.has(Word.ERROR_SPACE) || w.has(Word.WARNING_SPACE)) && v.find() && (v.group(1).equals("ERROR") || v.group(2).equals("LOOPBACK"))) {
+        Matcher v;
+        if ((w.has(Word.ERROR_SPACE) || w.has(Word.WARNING_SPACE)) && (v = VIOLATION.matcher(t)).find() && (v.group(1).equals("ERROR") || v.group(2).equals("LOOPBACK"))) {
             out.add(Signal.of(Signal.Type.CONFIG_VIOLATION, line, "guard").withDetail(v.group(3) + " (" + v.group(2) + ")"));
             return out;
         }
@@ -81,8 +81,7 @@ final class GuardLineParser implements LineParser {
             out.add(Signal.of(Signal.Type.CONFIG_VIOLATION, line, "guard").withDetail(s.find() ? s.group(1) : null));
             return out;
         }
-        m = LEDGER.matcher(t);
-        if (w.has(Word.RECEIVED_EQ) && m.find()) {
+        if (w.has(Word.RECEIVED_EQ) && (m = LEDGER.matcher(t)).find()) {
             out.add(Signal.of(Signal.Type.LEDGER, line, "guard").withDetail(t.substring(m.start())));
         }
         return out;

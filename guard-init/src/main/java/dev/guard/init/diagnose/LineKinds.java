@@ -57,7 +57,7 @@ final class LineKinds {
                 return LineKind.FRAME;
             }
             int from = t.startsWith("from ", indent) ? indent + 5 : indent;
-            if (rubyLocation(t, from) || t.charAt(0) == '\t' && t.charAt(indent) == '/' && goLocation(t, indent)) {
+            if (locationEnd(t) && rubyLocation(t, from) || t.charAt(0) == '\t' && t.charAt(indent) == '/' && goLocation(t, indent)) {
                 return LineKind.FRAME;
             }
             if (t.charAt(0) == '\t' && setting(t, indent, true)) {
@@ -66,15 +66,22 @@ final class LineKinds {
             return LineKind.EVENT;
         }
         char c = t.charAt(0);
-        if (c == '#' && phpFrame(t) || rubyLocation(t, 0) || t.equals("Stack trace:") || t.equals("[stacktrace]")) {
+        boolean located = locationEnd(t);
+        if (c == '#' && phpFrame(t) || located && rubyLocation(t, 0) || t.equals("Stack trace:") || t.equals("[stacktrace]")) {
             return LineKind.FRAME;
         }
-        if (nodeHeader(t)) {
+        if (located && nodeHeader(t)) {
             nodeSource = true;
             return LineKind.FRAME;
         }
         dump = t.endsWith("values: ") || t.endsWith("values:");
         return LineKind.EVENT;
+    }
+
+    /** A Ruby or Node location ends with its line number or Ruby's quoted method: tested before searching the line. */
+    private static boolean locationEnd(String t) {
+        char last = t.charAt(t.length() - 1);
+        return last == '\'' || last >= '0' && last <= '9';
     }
 
     /** {@code key = value}: a dotted key outside a dump ({@code socket.connection.setup.timeout.ms}), any key inside one. */
