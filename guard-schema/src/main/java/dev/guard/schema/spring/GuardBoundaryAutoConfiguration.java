@@ -156,13 +156,8 @@ public class GuardBoundaryAutoConfiguration {
         }
         Duration after = props.getDeletionCostAfter();
         if (after == null) {
-            String raw = env.getProperty(DeletionCost.ENV_AFTER);
-            try {
-                after = raw == null || raw.isBlank() ? DeletionCost.DEFAULT_AFTER : Durations.parse(raw);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(DeletionCost.ENV_AFTER + "='" + raw.trim() + "' (from the environment)"
-                        + " is not a duration. Action: set it to " + Durations.FORMS, e);
-            }
+            after = envDuration(env, DeletionCost.ENV_AFTER);
+            after = after == null ? DeletionCost.DEFAULT_AFTER : after;
         }
         Map<String, String> pod = new HashMap<>();
         for (String name : List.of("KUBERNETES_SERVICE_HOST", "KUBERNETES_SERVICE_PORT", PodApi.ENV_POD_NAME,
@@ -187,14 +182,21 @@ public class GuardBoundaryAutoConfiguration {
         if (props.getLongestJob() != null) {
             return new TimeoutBudget.Settings(level, props.getLongestJob(), "guard.longest-job");
         }
-        String raw = env.getProperty(TimeoutBudget.ENV_LONGEST_JOB);
+        Duration longest = envDuration(env, TimeoutBudget.ENV_LONGEST_JOB);
+        return longest == null ? new TimeoutBudget.Settings(level, null, "not declared")
+                : new TimeoutBudget.Settings(level, longest, "environment variable " + TimeoutBudget.ENV_LONGEST_JOB);
+    }
+
+    /** The duration in environment variable {@code name}; null when it is unset or blank. */
+    private static Duration envDuration(Environment env, String name) {
+        String raw = env.getProperty(name);
         if (raw == null || raw.isBlank()) {
-            return new TimeoutBudget.Settings(level, null, "not declared");
+            return null;
         }
         try {
-            return new TimeoutBudget.Settings(level, Durations.parse(raw), "environment variable " + TimeoutBudget.ENV_LONGEST_JOB);
+            return Durations.parse(raw);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(TimeoutBudget.ENV_LONGEST_JOB + "='" + raw.trim() + "' (from the environment)"
+            throw new IllegalArgumentException(name + "='" + raw.trim() + "' (from the environment)"
                     + " is not a duration. Action: set it to " + Durations.FORMS, e);
         }
     }

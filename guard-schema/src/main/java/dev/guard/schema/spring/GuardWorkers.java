@@ -60,16 +60,16 @@ public final class GuardWorkers {
                 this::listener);
     }
 
-    /**
-     * What the workers tell when a job starts and ends: the pod's deletion cost keeper, shared by
-     * every worker of the application (the pod is busy while any of them holds a job), started by
-     * the first worker that starts; its refusal fails that start.
-     */
     /** Starts the pod's deletion cost keeper, or says why it cannot. */
     interface DeletionCostStart {
         DeletionCost start() throws DeletionCost.Refused;
     }
 
+    /**
+     * What the workers tell when a job starts and ends: the pod's deletion cost keeper, shared by
+     * every worker of the application (the pod is busy while any of them holds a job), started by
+     * the first worker that starts; its refusal fails that start.
+     */
     synchronized JobListener listener() {
         if (deletionCostStart == null) {
             return JobListener.NONE;
