@@ -12,7 +12,6 @@ import dev.guard.drain.JobSource;
 import dev.guard.drain.Once;
 import dev.guard.drain.ShutdownReceipt;
 import dev.guard.drain.kubernetes.DeletionCost;
-import dev.guard.drain.kubernetes.PodApi;
 import dev.guard.queue.redis.RedisCompletions;
 import dev.guard.queue.redis.RedisWrites;
 import io.lettuce.core.RedisClient;
@@ -120,8 +119,8 @@ public final class Worker {
                 : RedisCompletions.builder(completionsOn, prefix + ":done").worker(workerId).build();
         // the deletion-cost row: the pod's annotation kept as Guard.run keeps it with GUARD_DELETION_COST=on
         DeletionCost cost = mode != Mode.DELETION_COST ? null
-                : DeletionCost.start(PodApi.inCluster(System.getenv(), Path.of(System.getenv(ENV_SERVICE_ACCOUNT)),
-                        Duration.ofSeconds(10)), Durations.parse(System.getenv(DeletionCost.ENV_AFTER)));
+                : DeletionCost.startInPod(System.getenv(), Path.of(System.getenv(ENV_SERVICE_ACCOUNT)),
+                        Durations.parse(System.getenv(DeletionCost.ENV_AFTER)));
         try {
             if (completions != null) {
                 handler = Once.handler(completions, source::idOf, (J job, Drain d, RedisWrites writes) -> {
