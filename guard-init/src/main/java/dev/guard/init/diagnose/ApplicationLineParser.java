@@ -66,7 +66,7 @@ final class ApplicationLineParser implements LineParser {
             if (!plain.isEmpty()) {
                 return plain;
             }
-            // a logging library's wrapping: JSON (pino, kafkajs), logfmt, Monolog's " [] []"
+            // a logging library's wrapping: logfmt, Monolog's " [] []" (a JSON line comes flattened, message last)
             String t = line.text();
             char last = t.isEmpty() ? ' ' : t.charAt(t.length() - 1);
             if (last != '}' && last != ']' && last != '"') {

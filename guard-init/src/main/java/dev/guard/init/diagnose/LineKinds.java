@@ -178,23 +178,18 @@ final class LineKinds {
     }
 
     /**
-     * The message of a line a logging library wrapped, for the per-job lines: a JSON line's
-     * {@code msg} or {@code message} (pino, bunyan, winston, kafkajs, structlog), logfmt's
-     * {@code msg=} (Go's slog, logrus), Monolog's line without its context and extra suffix
+     * The message of a line a logging library wrapped, for the per-job lines: logfmt's {@code msg=}
+     * (Go's slog, logrus), Monolog's line without its context and extra suffix
      * ({@code [2026-12-07T09:05:38.727460+00:00] worker.INFO: job j-01 received [] []}). The line
-     * itself when it is none of those.
+     * itself when it is neither. A JSON line reaches the parsers as {@link #flatten}'s text, which
+     * ends with its message.
      */
     static String message(String t) {
         int n = t.length();
         if (n < 2) {
             return t;
         }
-        char first = t.charAt(0);
         char last = t.charAt(n - 1);
-        if (first == '{' && last == '}') {
-            String m = jsonMessage(t);
-            return m == null ? t : m;
-        }
         if (last == ']' || last == '}') {
             String m = monologMessage(t);
             if (m != null) {
@@ -206,28 +201,6 @@ final class LineKinds {
             return logfmtValue(t, msg + 4);
         }
         return t;
-    }
-
-    /** The top-level {@code msg} or {@code message} string of a JSON object line; null when it has none or is not JSON. */
-    private static String jsonMessage(String t) {
-        try (JsonParser p = JSON.createParser(t)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                return null;
-            }
-            JsonToken tok;
-            while ((tok = p.nextToken()) == JsonToken.FIELD_NAME) {
-                String name = p.currentName();
-                tok = p.nextToken();
-                if (tok == JsonToken.VALUE_STRING && ("msg".equals(name) || "message".equals(name))) {
-                    return p.getText();
-                }
-                p.skipChildren();
-            }
-            return null;
-        } catch (IOException e) {
-            // not JSON after all: read as text
-            return null;
-        }
     }
 
     /** Monolog's {@code [time] channel.LEVEL: message context extra}: the message; null when the line is not Monolog's. */
