@@ -62,7 +62,7 @@ final class GuardLineParser implements LineParser {
             out.add(Signal.at(type, line, m.group(2), Integer.parseInt(m.group(3)), "guard").withDetail(detail));
             return out;
         }
-        if (t.contains("guard-init wait: ") && t.contains(", attempt timeout ")) {
+        if (w.has(Word.GUARD_INIT_WAIT) && t.contains("guard-init wait: ") && t.contains(", attempt timeout ")) {
             // the CLI's first line names what it waits for: the URL resolved at boot, not a connect timeout
             dev.guard.endpoint.Endpoint e = ApplicationLineParser.brokerUrl(t);
             if (e != null) {

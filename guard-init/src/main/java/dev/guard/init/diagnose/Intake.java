@@ -74,13 +74,13 @@ final class Intake {
         return t.contains("sentinel") || t.contains("cluster");
     }
 
-    private static List<LineParser> parsersFor(LogKind kind) {
+    private static LineParser[] parsersFor(LogKind kind) {
         return switch (kind) {
-            case APPLICATION -> List.of(new ApplicationLineParser.Jobs(), new GuardLineParser(), new RedisClientParser(),
-                    new BrokerClientParser(), new ConnectionShape(), new ApplicationLineParser());
-            case REDIS_SERVER, BROKER_SERVER -> List.of(new ServerLogParser());
-            case KUBECTL_GET_POD, KUBECTL_DESCRIBE, KUBECTL_EVENTS, COMPOSE_PS -> List.of(new PlatformParser());
-            case EMPTY -> List.of();
+            case APPLICATION -> new LineParser[] {new ApplicationLineParser.Jobs(), new GuardLineParser(), new RedisClientParser(),
+                    new BrokerClientParser(), new ConnectionShape(), new ApplicationLineParser()};
+            case REDIS_SERVER, BROKER_SERVER -> new LineParser[] {new ServerLogParser()};
+            case KUBECTL_GET_POD, KUBECTL_DESCRIBE, KUBECTL_EVENTS, COMPOSE_PS -> new LineParser[] {new PlatformParser()};
+            case EMPTY -> new LineParser[0];
         };
     }
 
@@ -90,7 +90,7 @@ final class Intake {
         private final String service;
         private final LogKind kind;
         private final boolean previous;
-        private final List<LineParser> parsers;
+        private final LineParser[] parsers;
         private final ChainWindow window = new ChainWindow(this::commit);
         private final LineKinds lineKinds = new LineKinds();
         private final Group own;
@@ -119,8 +119,11 @@ final class Intake {
             this.own = group(service != null ? service : file);
         }
 
-        /** One line, its compose/kubectl prefix taken off; {@code stamp} is its RFC 3339 prefix or null. */
-        void line(int number, Stamps.Stamp stamp, String text) {
+        /**
+         * One line, its compose/kubectl prefix taken off; {@code stamp} is its RFC 3339 prefix or null,
+         * {@code words} the {@link Words} of {@code text}, or null when they were not looked for yet.
+         */
+        void line(int number, Stamps.Stamp stamp, String text, Words.Found words) {
             lines++;
             if (isFrame(text)) {
                 frames++;
@@ -133,7 +136,8 @@ final class Intake {
             String svc = rowService(text);
             Group g = svc == null ? own : group(svc);
             g.kinds.add(kind);
-            if (kind == LogKind.APPLICATION && !text.isBlank()) {
+            boolean blank = text.isBlank();
+            if (kind == LogKind.APPLICATION && !blank) {
                 g.hasAppText = true;
             }
             LineKind lineKind = kind == LogKind.APPLICATION ? lineKinds.of(text) : LineKind.EVENT;
@@ -145,19 +149,25 @@ final class Intake {
                 }
                 return;
             }
-            if (parsers.isEmpty() || text.isBlank()) {
+            if (parsers.length == 0 || blank) {
                 return;
             }
             // a JSON line (pino, bunyan, kafkajs, structlog) is read as its level, fields, error and message,
             // without the error's stack: its frames are not events either
             String read = kind == LogKind.APPLICATION && text.charAt(0) == '{' ? LineKinds.flatten(text) : text;
+            if (read != text) {
+                words = null; // the flattened text's words, if they are needed
+            }
             LogLine line = new LogLine(file, number, svc == null ? service : svc, null, read);
-            Words.Found words = null;
             java.time.Instant time = null;
             boolean timeRead = false;
+            boolean wordsRead = false;
             for (LineParser p : parsers) {
-                if (words == null && kind == LogKind.APPLICATION && !(p instanceof ApplicationLineParser.Jobs)) {
-                    words = Words.in(read);
+                if (!wordsRead && kind == LogKind.APPLICATION && !(p instanceof ApplicationLineParser.Jobs)) {
+                    wordsRead = true;
+                    if (words == null) {
+                        words = Words.in(read);
+                    }
                     if (words.none()) {
                         return;
                     }

@@ -2,6 +2,9 @@ package dev.guard.init.diagnose;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -14,9 +17,9 @@ final class LineInput {
     /** Bytes of a line that are kept; a connection error's text is far shorter. */
     static final int MAX_LINE = 16 * 1024;
 
-    /** Receives each line, numbered from 1. */
+    /** Receives each line, numbered from 1: its bytes {@code buf[from, to)} without the line end, valid only during the call. */
     interface Sink {
-        void line(int number, String text);
+        void line(int number, byte[] buf, int from, int to);
     }
 
     private final InputStream in;
@@ -45,16 +48,13 @@ final class LineInput {
             }
             int scanFrom = end;
             end += n;
-            for (int i = scanFrom; i < end; i++) {
-                if (buf[i] != '\n') {
-                    continue;
-                }
+            for (int i = newline(buf, scanFrom, end); i >= 0; i = newline(buf, i + 1, end)) {
                 if (!skipping) {
                     if (i - start > MAX_LINE) {
-                        sink.line(++number, text(start, start + MAX_LINE));
+                        emit(sink, ++number, start, start + MAX_LINE);
                         cut++;
                     } else {
-                        sink.line(++number, text(start, i));
+                        emit(sink, ++number, start, i);
                     }
                 }
                 skipping = false;
@@ -62,7 +62,7 @@ final class LineInput {
             }
             if (!skipping && end - start > MAX_LINE) {
                 // a line longer than the limit: keep its start, skip to its end
-                sink.line(++number, text(start, start + MAX_LINE));
+                emit(sink, ++number, start, start + MAX_LINE);
                 cut++;
                 skipping = true;
                 start = end;
@@ -77,15 +77,60 @@ final class LineInput {
             }
         }
         if (!skipping && end > start) {
-            sink.line(++number, text(start, Math.min(end, start + MAX_LINE)));
+            emit(sink, ++number, start, Math.min(end, start + MAX_LINE));
         }
         return number;
     }
 
-    private String text(int from, int to) {
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+    private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
+
+    /**
+     * The index of the first {@code \n} in {@code b[from, to)}, or -1: eight bytes at a time (a byte
+     * is {@code \n} where {@code x ^ 0x0A..} has a zero byte, found by the usual bit trick), the
+     * rest one by one. Most of a capture's bytes are looked at here.
+     */
+    static int newline(byte[] b, int from, int to) {
+        int i = from;
+        for (int last = to - 8; i <= last; i += 8) {
+            long y = (long) LONGS.get(b, i) ^ NEWLINES;
+            long zero = (y - ONES) & ~y & HIGHS;
+            if (zero != 0) {
+                return i + (Long.numberOfTrailingZeros(zero) >>> 3);
+            }
+        }
+        for (; i < to; i++) {
+            if (b[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** True when every byte of {@code b[from, to)} is below 0x80: then each is one character. */
+    static boolean ascii(byte[] b, int from, int to) {
+        int i = from;
+        long high = 0;
+        for (int last = to - 8; i <= last; i += 8) {
+            high |= (long) LONGS.get(b, i);
+        }
+        for (; i < to; i++) {
+            high |= b[i];
+        }
+        return (high & HIGHS) == 0;
+    }
+
+    private void emit(Sink sink, int number, int from, int to) {
         if (to > from && buf[to - 1] == '\r') {
             to--;
         }
-        return new String(buf, from, to - from, StandardCharsets.UTF_8);
+        sink.line(number, buf, from, to);
+    }
+
+    /** The text of {@code b[from, to)}: each byte a character when they are all ASCII, else decoded as UTF-8. */
+    static String text(byte[] b, int from, int to) {
+        return new String(b, from, to - from, ascii(b, from, to) ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_8);
     }
 }

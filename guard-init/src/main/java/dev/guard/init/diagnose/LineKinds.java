@@ -122,11 +122,12 @@ final class LineKinds {
      * such a location followed by {@code : message (Class)}: that one is the event.
      */
     private static boolean rubyLocation(String t, int from) {
-        int rb = t.indexOf(".rb:", from);
         int space = t.indexOf(' ', from);
-        if (rb < 0 || space >= 0 && space < rb) {
+        // only the first word is searched for ".rb:" (most lines ending in a digit are no location)
+        if (t.lastIndexOf(".rb:", (space < 0 ? t.length() : space) - 4) < from) {
             return false;
         }
+        int rb = t.indexOf(".rb:", from);
         int i = rb + 4;
         int digits = i;
         while (i < t.length() && Character.isDigit(t.charAt(i))) {
@@ -162,8 +163,11 @@ final class LineKinds {
 
     /** Node's crash header, the file and line before the quoted code: {@code /app/node_modules/x/y.js:189}, {@code node:net:1555}. */
     private static boolean nodeHeader(String t) {
+        if (t.indexOf(' ') >= 0) {
+            return false;
+        }
         int colon = t.lastIndexOf(':');
-        if (colon < 0 || colon == t.length() - 1 || t.indexOf(' ') >= 0) {
+        if (colon < 0 || colon == t.length() - 1) {
             return false;
         }
         for (int i = colon + 1; i < t.length(); i++) {

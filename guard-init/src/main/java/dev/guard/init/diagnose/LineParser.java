@@ -7,8 +7,8 @@ interface LineParser {
 
     /**
      * The signals this line carries, in order; empty when it says nothing this parser knows.
-     * {@code words} are the {@link Word}s the line holds (null for a parser of server logs or
-     * status, which needs none).
+     * {@code words} are the {@link Word}s the line holds (parsers of server logs and status read
+     * none, and may be given null).
      */
     List<Signal> parse(LogLine line, Words.Found words);
 }

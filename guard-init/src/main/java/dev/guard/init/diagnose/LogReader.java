@@ -62,39 +62,61 @@ final class LogReader {
     }
 
     private static void read(InputStream r, String name, Intake intake) throws IOException {
-        Splitter s = new Splitter(name, isPrevious(name), intake);
+        Parts parts = new Parts(name, isPrevious(name), intake);
         LineInput in = new LineInput(r);
-        in.forEach(s::line);
-        s.end();
+        try (ReadAhead ahead = new ReadAhead(name, out -> {
+            Prefixes prefixes = new Prefixes(out);
+            in.forEach(prefixes::line);
+            prefixes.end();
+        })) {
+            ahead.drain(parts::line);
+        }
+        parts.end();
         if (in.cutLines() > 0) {
             intake.note(name + ": " + in.cutLines() + " lines longer than " + LineInput.MAX_LINE
                     + " bytes were read up to that length");
         }
     }
 
-    /** Takes a file's lines apart by prefix and hands each part to its {@link Part}. */
-    private static final class Splitter {
-        private final String name;
-        private final boolean previous;
-        private final Intake intake;
-        private final List<Object[]> layoutSample = new ArrayList<>();
+    /**
+     * Receives a line with its prefixes taken off: the compose service or pod (null without one), its
+     * RFC 3339 prefix (or null), its text and the {@link Words} in that text (null when they were not
+     * looked for).
+     */
+    interface Prefixed {
+        void line(int number, String service, Stamps.Stamp stamp, String text, Words.Found words);
+    }
+
+    /**
+     * Takes the {@code docker compose logs} or {@code kubectl logs --prefix} prefix and the RFC 3339
+     * timestamp off each line, on its bytes, finds the {@link Words} of the text after them and
+     * decodes only that text. Whether a file
+     * has prefixes is told from its first {@link #LAYOUT_SAMPLE} non-blank lines, held until then.
+     */
+    static final class Prefixes {
+        private final Prefixed out;
+        private final Stamps.Reader stamps = new Stamps.Reader();
+        private final Names names = new Names();
+        private final List<String> layoutSample = new ArrayList<>();
+        private int firstNumber;
         private int nonBlank;
         private long sampledChars;
         private int composeLike;
         private int kubectlLike;
         private Boolean compose;
         private boolean kubectl;
-        private final Map<String, Part> parts = new LinkedHashMap<>();
 
-        Splitter(String name, boolean previous, Intake intake) {
-            this.name = name;
-            this.previous = previous;
-            this.intake = intake;
+        Prefixes(Prefixed out) {
+            this.out = out;
         }
 
-        void line(int number, String l) {
+        void line(int number, byte[] b, int from, int to) {
             if (compose == null) {
-                layoutSample.add(new Object[] {number, l});
+                String l = LineInput.text(b, from, to);
+                if (layoutSample.isEmpty()) {
+                    firstNumber = number;
+                }
+                layoutSample.add(l);
                 if (!l.isBlank()) {
                     nonBlank++;
                     composeLike += composeBar(l) > 0 ? 1 : 0;
@@ -106,51 +128,162 @@ final class LogReader {
                 }
                 return;
             }
-            dispatch(number, l);
-        }
-
-        private void decideLayout() {
-            compose = nonBlank > 0 && composeLike * 10 >= nonBlank * 6;
-            kubectl = nonBlank > 0 && kubectlLike * 10 >= nonBlank * 6;
-            for (Object[] o : layoutSample) {
-                dispatch((Integer) o[0], (String) o[1]);
-            }
-            layoutSample.clear();
-        }
-
-        private void dispatch(int number, String l) {
-            String service = null;
-            if (compose) {
-                int bar = composeBar(l);
-                if (bar > 0) {
-                    service = l.substring(0, serviceEnd(l));
-                    int from = bar + 1 < l.length() && l.charAt(bar + 1) == ' ' ? bar + 2 : bar + 1;
-                    l = l.substring(from);
-                }
-            } else if (kubectl) {
-                Matcher m = KUBECTL_PREFIX.matcher(l);
-                if (m.matches()) {
-                    service = m.group(1);
-                    l = m.group(3);
-                }
-            }
-            Stamps.Stamp stamp = Stamps.prefix(l);
-            if (stamp != null) {
-                l = l.substring(stamp.text().length() + 1);
-            }
-            String key = service == null ? "" : service;
-            Part p = parts.get(key);
-            if (p == null) {
-                p = new Part(service);
-                parts.put(key, p);
-            }
-            p.line(number, stamp, l);
+            dispatch(number, b, from, to);
         }
 
         void end() {
             if (compose == null) {
                 decideLayout();
             }
+        }
+
+        private void decideLayout() {
+            compose = nonBlank > 0 && composeLike * 10 >= nonBlank * 6;
+            kubectl = nonBlank > 0 && kubectlLike * 10 >= nonBlank * 6;
+            int number = firstNumber;
+            for (String l : layoutSample) {
+                byte[] b = l.getBytes(StandardCharsets.UTF_8);
+                dispatch(number++, b, 0, b.length);
+            }
+            layoutSample.clear();
+        }
+
+        private void dispatch(int number, byte[] b, int from, int to) {
+            if (kubectl) {
+                String l = LineInput.text(b, from, to);
+                String service = null;
+                Matcher m = KUBECTL_PREFIX.matcher(l);
+                if (m.matches()) {
+                    service = m.group(1);
+                    l = m.group(3);
+                }
+                Stamps.Stamp stamp = Stamps.prefix(l);
+                String text = stamp == null ? l : l.substring(stamp.length() + 1);
+                out.line(number, service, stamp, text, Words.in(text));
+                return;
+            }
+            String service = null;
+            int at = from;
+            if (compose) {
+                int end = names.end(b, from, to);
+                int bar = composeBar(b, from, end, to);
+                if (bar >= 0) {
+                    service = names.of(b, from, end);
+                    at = bar + 1 < to && b[bar + 1] == ' ' ? bar + 2 : bar + 1;
+                }
+            }
+            Stamps.Stamp stamp = stamps.prefix(b, at, to);
+            if (stamp != null) {
+                at += stamp.length() + 1;
+            }
+            // a job line's words are never read (its own parser takes it), so they are not looked for
+            Words.Found words = endsWith(b, at, to, RECEIVED) || endsWith(b, at, to, PROCESSED) ? null : Words.in(b, at, to);
+            out.line(number, service, stamp, LineInput.text(b, at, to), words);
+        }
+    }
+
+    private static final byte[] RECEIVED = " received".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] PROCESSED = " processed".getBytes(StandardCharsets.US_ASCII);
+
+    private static boolean endsWith(byte[] b, int from, int to, byte[] end) {
+        int at = to - end.length;
+        if (at < from) {
+            return false;
+        }
+        for (int i = end.length - 1; i >= 0; i--) {
+            if (b[at + i] != end[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The service names of a file's prefixes, each decoded once (a capture has a handful). */
+    private static final class Names {
+        private static final int KEPT = 64;
+        private final byte[][] bytes = new byte[KEPT][];
+        private final String[] names = new String[KEPT];
+        private int size;
+        private int last;
+
+        /** The end of the line's leading service name: the last one's when the line starts with it. */
+        int end(byte[] b, int from, int to) {
+            if (size > 0) {
+                byte[] known = bytes[last];
+                int end = from + known.length;
+                if (end < to && !isNameByte(b[end]) && same(known, b, from, end)) {
+                    return end;
+                }
+            }
+            return serviceEnd(b, from, to);
+        }
+
+        String of(byte[] b, int from, int to) {
+            if (size > 0 && same(bytes[last], b, from, to)) {
+                return names[last];
+            }
+            for (int i = 0; i < size; i++) {
+                if (same(bytes[i], b, from, to)) {
+                    last = i;
+                    return names[i];
+                }
+            }
+            String name = new String(b, from, to - from, StandardCharsets.ISO_8859_1);
+            if (size < KEPT) {
+                bytes[size] = java.util.Arrays.copyOfRange(b, from, to);
+                names[size] = name;
+                last = size++;
+            }
+            return name;
+        }
+
+        private static boolean same(byte[] known, byte[] b, int from, int to) {
+            if (known.length != to - from) {
+                return false;
+            }
+            for (int i = known.length - 1; i >= 0; i--) {
+                if (known[i] != b[from + i]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /** Hands each part of a file (one compose service or pod, or the whole file) to its {@link Intake.Scan}. */
+    private static final class Parts {
+        private final String name;
+        private final boolean previous;
+        private final Intake intake;
+        private final Map<String, Part> parts = new LinkedHashMap<>();
+        private String lastService = "";
+        private Part last;
+
+        Parts(String name, boolean previous, Intake intake) {
+            this.name = name;
+            this.previous = previous;
+            this.intake = intake;
+        }
+
+        void line(int number, String service, Stamps.Stamp stamp, String text, Words.Found words) {
+            String key = service == null ? "" : service;
+            Part p;
+            // the prefixes hand the same service name over as one String: most lines are the last one's
+            if (last != null && (key == lastService || key.equals(lastService))) {
+                p = last;
+            } else {
+                p = parts.get(key);
+                if (p == null) {
+                    p = new Part(service);
+                    parts.put(key, p);
+                }
+                last = p;
+                lastService = key;
+            }
+            p.line(number, stamp, text, words);
+        }
+
+        void end() {
             if (parts.isEmpty()) {
                 intake.scan(name, null, LogKind.EMPTY, previous).end();
                 return;
@@ -172,12 +305,12 @@ final class LogReader {
                 this.service = service;
             }
 
-            void line(int number, Stamps.Stamp stamp, String text) {
+            void line(int number, Stamps.Stamp stamp, String text, Words.Found words) {
                 if (scan != null) {
-                    scan.line(number, stamp, text);
+                    scan.line(number, stamp, text, words);
                     return;
                 }
-                sample.add(new Object[] {number, stamp, text});
+                sample.add(new Object[] {number, stamp, text, words});
                 sampledChars += text.length();
                 if (!text.isBlank() && ++sampledText >= KIND_SAMPLE || sampledChars >= SAMPLE_CHARS) {
                     start();
@@ -191,7 +324,7 @@ final class LogReader {
                 }
                 scan = intake.scan(name, service, detect(texts), previous);
                 for (Object[] o : sample) {
-                    scan.line((Integer) o[0], (Stamps.Stamp) o[1], (String) o[2]);
+                    scan.line((Integer) o[0], (Stamps.Stamp) o[1], (String) o[2], (Words.Found) o[3]);
                 }
                 sample = null;
             }
@@ -210,39 +343,50 @@ final class LogReader {
      * the pattern {@link #COMPOSE_PREFIX} checked by hand, since every line of a compose capture has one.
      */
     static int composeBar(String l) {
-        int end = serviceEnd(l);
-        if (end == 0 || end >= l.length() || !isRegexSpace(l.charAt(end))) {
+        // a prefix is ASCII, so its bytes stand where its characters do
+        byte[] b = l.getBytes(StandardCharsets.UTF_8);
+        return composeBar(b, 0, b.length);
+    }
+
+    /** {@link #composeBar(String)} of the line {@code b[from, to)}: the bar's index in {@code b}, or -1. */
+    static int composeBar(byte[] b, int from, int to) {
+        return composeBar(b, from, serviceEnd(b, from, to), to);
+    }
+
+    /** {@link #composeBar(byte[], int, int)} of a line whose leading service name ends at {@code end}. */
+    private static int composeBar(byte[] b, int from, int end, int to) {
+        if (end == from || end >= to || !isRegexSpace(b[end])) {
             return -1;
         }
         int i = end;
-        while (i < l.length() && isRegexSpace(l.charAt(i))) {
+        while (i < to && isRegexSpace(b[i])) {
             i++;
         }
-        return i < l.length() && l.charAt(i) == '|' ? i : -1;
+        return i < to && b[i] == '|' ? i : -1;
     }
 
     /** The end of a leading service name: a letter, then letters, digits, {@code _ . -}. */
-    private static int serviceEnd(String l) {
-        if (l.isEmpty() || !isAsciiLetter(l.charAt(0))) {
-            return 0;
+    private static int serviceEnd(byte[] b, int from, int to) {
+        if (from == to || !isAsciiLetter(b[from])) {
+            return from;
         }
-        int i = 1;
-        while (i < l.length()) {
-            char c = l.charAt(i);
-            if (!(isAsciiLetter(c) || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-')) {
-                break;
-            }
+        int i = from + 1;
+        while (i < to && isNameByte(b[i])) {
             i++;
         }
         return i;
     }
 
+    private static boolean isNameByte(byte c) {
+        return isAsciiLetter(c) || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-';
+    }
+
     /** {@code \\s} of java.util.regex. */
-    private static boolean isRegexSpace(char c) {
+    private static boolean isRegexSpace(byte c) {
         return c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
     }
 
-    private static boolean isAsciiLetter(char c) {
+    private static boolean isAsciiLetter(byte c) {
         return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z';
     }
 

@@ -1,5 +1,6 @@
 package dev.guard.init.diagnose;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
@@ -31,69 +32,141 @@ final class Stamps {
     private Stamps() {}
 
     /**
-     * A line's RFC 3339 prefix, read once: its text (without the space after it) and, when it is
-     * the UTC form docker and kubectl write, its epoch nanoseconds ({@link Long#MIN_VALUE} otherwise).
+     * A line's RFC 3339 prefix, read once: its length (the text follows after one space), its epoch
+     * nanoseconds when it is the UTC form docker and kubectl write ({@link Long#MIN_VALUE} otherwise),
+     * and its text only in that other case (an offset form, parsed when a time is asked for).
      */
-    record Stamp(String text, long nanos) {}
+    record Stamp(int length, long nanos, String text) {}
 
     /** The line's RFC 3339 prefix, or null when it has none. */
     static Stamp prefix(String l) {
-        if (l.length() < 21 || l.charAt(4) != '-' || l.charAt(10) != 'T' || !Character.isDigit(l.charAt(0))) {
+        if (l.length() < 21 || l.charAt(4) != '-' || l.charAt(10) != 'T') {
             return null;
         }
-        int sp = l.indexOf(' ', 19);
-        if (sp < 0 || sp > 40) {
-            return null;
-        }
-        long nanos = utc(l, sp);
-        if (nanos == Long.MIN_VALUE && !RFC3339.matcher(l).region(0, sp).matches()) {
-            return null;
-        }
-        return new Stamp(l.substring(0, sp), nanos);
+        // every character of a prefix is ASCII, so its bytes stand where its characters do
+        byte[] b = l.substring(0, Math.min(l.length(), 42)).getBytes(StandardCharsets.UTF_8);
+        return new Reader().prefix(b, 0, b.length);
     }
 
     /**
-     * Epoch nanoseconds of {@code yyyy-MM-ddTHH:mm:ss[.fraction]Z} in {@code s[0, end)}, read by hand
-     * (docker and kubectl write every line's time so); {@link Long#MIN_VALUE} for any other form.
+     * Reads the RFC 3339 prefixes of one file's lines on their bytes, before they are decoded: the
+     * date and time of the last prefix are remembered to the second, so a line of the same second
+     * costs its fraction. Not thread-safe; one per reading thread.
      */
-    static long utc(String s, int end) {
-        if (end < 20 || s.charAt(end - 1) != 'Z' || s.charAt(4) != '-' || s.charAt(7) != '-' || s.charAt(10) != 'T'
-                || s.charAt(13) != ':' || s.charAt(16) != ':') {
-            return Long.MIN_VALUE;
-        }
-        int y = digits(s, 0, 4);
-        int mo = digits(s, 5, 7);
-        int d = digits(s, 8, 10);
-        int h = digits(s, 11, 13);
-        int mi = digits(s, 14, 16);
-        int se = digits(s, 17, 19);
-        if (y < 0 || y > 2261 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59) {
-            return Long.MIN_VALUE;
-        }
-        long nanos = 0;
-        int i = 19;
-        if (s.charAt(i) == '.') {
-            int scale = 100_000_000;
-            for (i = 20; i < end - 1; i++) {
-                char c = s.charAt(i);
-                if (c < '0' || c > '9' || i > 28) {
-                    return Long.MIN_VALUE;
-                }
-                nanos += (c - '0') * (long) scale;
-                scale /= 10;
+    static final class Reader {
+        /** Nanoseconds per unit of a fraction with this many digits. */
+        private static final long[] SCALE = {0, 100_000_000, 10_000_000, 1_000_000, 100_000, 10_000, 1_000, 100, 10, 1};
+        private final byte[] second = new byte[19];
+        private long secondNanos = Long.MIN_VALUE;
+
+        /** The prefix of the line {@code b[from, to)}, or null when it has none. */
+        Stamp prefix(byte[] b, int from, int to) {
+            if (to - from < 21 || b[from + 4] != '-' || b[from + 10] != 'T' || !digit(b[from])) {
+                return null;
             }
-            if (i == 20) {
+            int sp = -1;
+            for (int i = from + 19, last = Math.min(to, from + 41); i < last; i++) {
+                if (b[i] == ' ') {
+                    sp = i - from;
+                    break;
+                }
+            }
+            if (sp < 0) {
+                return null;
+            }
+            long nanos = utc(b, from, sp);
+            if (nanos != Long.MIN_VALUE) {
+                return new Stamp(sp, nanos, null);
+            }
+            String text = new String(b, from, sp, StandardCharsets.ISO_8859_1);
+            return RFC3339.matcher(text).matches() ? new Stamp(sp, Long.MIN_VALUE, text) : null;
+        }
+
+        /**
+         * Epoch nanoseconds of {@code yyyy-MM-ddTHH:mm:ss[.fraction]Z} in {@code b[from, from + len)},
+         * read by hand (docker and kubectl write every line's time so); {@link Long#MIN_VALUE} for
+         * any other form.
+         */
+        long utc(byte[] b, int from, int len) {
+            if (len < 20 || b[from + len - 1] != 'Z') {
                 return Long.MIN_VALUE;
             }
-        } else if (i != end - 1) {
-            return Long.MIN_VALUE;
+            long base = sameSecond(b, from) ? secondNanos : second(b, from);
+            if (base == Long.MIN_VALUE) {
+                return Long.MIN_VALUE;
+            }
+            int i = from + 19;
+            int end = from + len - 1;
+            if (b[i] != '.') {
+                return i == end ? base : Long.MIN_VALUE;
+            }
+            int digits = end - i - 1;
+            if (digits < 1 || digits > 9) {
+                return Long.MIN_VALUE;
+            }
+            long fraction = 0;
+            for (i++; i < end; i++) {
+                byte c = b[i];
+                if (c < '0' || c > '9') {
+                    return Long.MIN_VALUE;
+                }
+                fraction = fraction * 10 + c - '0';
+            }
+            return base + fraction * SCALE[digits];
         }
-        boolean leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
-        if (d > (mo == 2 ? (leap ? 29 : 28) : MONTH_DAYS[mo])) {
-            return Long.MIN_VALUE;
+
+        private boolean sameSecond(byte[] b, int from) {
+            if (secondNanos == Long.MIN_VALUE) {
+                return false;
+            }
+            for (int i = 18; i >= 0; i--) {
+                if (b[from + i] != second[i]) {
+                    return false;
+                }
+            }
+            return true;
         }
-        long day = epochDay(y, mo, d);
-        return ((day * 24 + h) * 60 + mi) * 60_000_000_000L + se * 1_000_000_000L + nanos;
+
+        /** The epoch nanoseconds of {@code yyyy-MM-ddTHH:mm:ss}, remembered; {@link Long#MIN_VALUE} when it is no such time. */
+        private long second(byte[] b, int from) {
+            if (b[from + 4] != '-' || b[from + 7] != '-' || b[from + 10] != 'T' || b[from + 13] != ':' || b[from + 16] != ':') {
+                return Long.MIN_VALUE;
+            }
+            int y = digits(b, from, from + 4);
+            int mo = digits(b, from + 5, from + 7);
+            int d = digits(b, from + 8, from + 10);
+            int h = digits(b, from + 11, from + 13);
+            int mi = digits(b, from + 14, from + 16);
+            int se = digits(b, from + 17, from + 19);
+            if (y < 0 || y > 2261 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59
+                    || se < 0 || se > 59) {
+                return Long.MIN_VALUE;
+            }
+            boolean leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+            if (d > (mo == 2 ? (leap ? 29 : 28) : MONTH_DAYS[mo])) {
+                return Long.MIN_VALUE;
+            }
+            long nanos = (((epochDay(y, mo, d) * 24 + h) * 60 + mi) * 60 + se) * 1_000_000_000L;
+            System.arraycopy(b, from, second, 0, 19);
+            secondNanos = nanos;
+            return nanos;
+        }
+
+        private static boolean digit(byte c) {
+            return c >= '0' && c <= '9';
+        }
+
+        private static int digits(byte[] b, int from, int to) {
+            int v = 0;
+            for (int i = from; i < to; i++) {
+                byte c = b[i];
+                if (c < '0' || c > '9') {
+                    return -1;
+                }
+                v = v * 10 + c - '0';
+            }
+            return v;
+        }
     }
 
     private static final int[] MONTH_DAYS = {0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
@@ -106,18 +179,6 @@ final class Stamps {
         long doy = (153L * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
         long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
         return era * 146097 + doe - 719468;
-    }
-
-    private static int digits(String s, int from, int to) {
-        int v = 0;
-        for (int i = from; i < to; i++) {
-            char c = s.charAt(i);
-            if (c < '0' || c > '9') {
-                return -1;
-            }
-            v = v * 10 + c - '0';
-        }
-        return v;
     }
 
     /** A cheap look: does the line start with a date or a Redis time? */
@@ -133,7 +194,13 @@ final class Stamps {
 
     /** As {@link #time(Stamp, String)} for a prefix given as text (or null). */
     static Instant timeOf(String stamp, String text) {
-        return time(stamp == null ? null : new Stamp(stamp, utc(stamp, stamp.length())), text);
+        return time(stamp == null ? null : new Stamp(stamp.length(), utcOf(stamp), stamp), text);
+    }
+
+    /** {@link Reader#utc} of a whole text; {@link Long#MIN_VALUE} when it is not that form. */
+    static long utcOf(String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        return b.length != s.length() ? Long.MIN_VALUE : new Reader().utc(b, 0, b.length);
     }
 
     /** The line's time: its RFC 3339 prefix when it had one, else its own leading time; null without. */

@@ -7,7 +7,7 @@ package dev.guard.init.diagnose;
  */
 enum Word {
     // guard's own lines
-    ATTEMPT(", attempt "), ERROR_SPACE("error "), WARNING_SPACE("warning "), CONFIG("config"), RECEIVED_EQ("received="),
+    ATTEMPT(", attempt "), ERROR_SPACE("error "), WARNING_SPACE("warning "), CONFIG("config"), RECEIVED_EQ("received="), GUARD_INIT_WAIT("guard-init wait: "),
     // Redis clients
     CONNECTING_TO("connecting to"), CONNECT_CALL_FAILED("connect call failed"), CONNECTION_TIMED_OUT("connection timed out"),
     CONNECTION_REFUSED_COLON("connection refused: "), UNABLE_TO_CONNECT_TO("unable to connect to"),

@@ -12,9 +12,13 @@ import java.util.List;
 final class Words {
     private static final int WORDS = Word.values().length;
     private static final int LONGS = (WORDS + 63) / 64;
-    private static final int[] DELTA;
+    /**
+     * The automaton over bytes: for each state 256 entries, the next state times 256, negative when
+     * that state ends a word. Upper case steps as lower case; a byte of 0x80 or more (and so any
+     * character beyond ASCII) goes back to the start, since no word holds one.
+     */
+    private static final int[] STEP;
     private static final long[] OUT;
-    private static final boolean[] HAS_OUT;
 
     static {
         List<int[]> children = new ArrayList<>();
@@ -65,13 +69,20 @@ final class Words {
                 }
             }
         }
-        DELTA = delta;
         OUT = new long[n * LONGS];
-        HAS_OUT = new boolean[n];
+        boolean[] hasOut = new boolean[n];
         for (int s = 0; s < n; s++) {
             for (int i = 0; i < LONGS; i++) {
                 OUT[s * LONGS + i] = out.get(s)[i];
-                HAS_OUT[s] |= out.get(s)[i] != 0;
+                hasOut[s] |= out.get(s)[i] != 0;
+            }
+        }
+        STEP = new int[n * 256];
+        for (int s = 0; s < n; s++) {
+            for (int c = 0; c < 256; c++) {
+                int lower = c >= 'A' && c <= 'Z' ? c + 32 : c;
+                int next = c >= 128 ? 0 : delta[s * 128 + lower];
+                STEP[s << 8 | c] = hasOut[next] ? -(next << 8) : next << 8;
             }
         }
     }
@@ -119,26 +130,52 @@ final class Words {
         return m;
     }
 
+    /** No word at all: shared, since most lines of a large capture are such. */
+    static final Found NONE = new Found(new long[LONGS]);
+
     static Found in(String t) {
-        long[] bits = new long[LONGS];
-        int[] delta = DELTA;
-        int s = 0;
+        long[] bits = null;
+        int[] step = STEP;
+        int state = 0;
         for (int i = 0, n = t.length(); i < n; i++) {
             char c = t.charAt(i);
-            if (c >= 128) {
-                s = 0;
-                continue;
-            }
-            if (c >= 'A' && c <= 'Z') {
-                c += 32;
-            }
-            s = delta[s << 7 | c];
-            if (HAS_OUT[s]) {
-                for (int k = 0; k < LONGS; k++) {
-                    bits[k] |= OUT[s * LONGS + k];
-                }
+            int e = c > 0xFF ? 0 : step[state | c];
+            if (e >= 0) {
+                state = e;
+            } else {
+                state = -e;
+                bits = found(bits, state >>> 8);
             }
         }
-        return new Found(bits);
+        return bits == null ? NONE : new Found(bits);
+    }
+
+    /**
+     * The words of the UTF-8 text {@code b[from, to)}, read on its bytes: every byte of a character
+     * beyond ASCII is 0x80 or more, and such a character breaks a word either way, so this finds
+     * what {@link #in(String)} finds in the decoded text.
+     */
+    static Found in(byte[] b, int from, int to) {
+        long[] bits = null;
+        int[] step = STEP;
+        int state = 0;
+        for (int i = from; i < to; i++) {
+            int e = step[state | b[i] & 0xFF];
+            if (e >= 0) {
+                state = e;
+            } else {
+                state = -e;
+                bits = found(bits, state >>> 8);
+            }
+        }
+        return bits == null ? NONE : new Found(bits);
+    }
+
+    private static long[] found(long[] bits, int state) {
+        long[] b = bits == null ? new long[LONGS] : bits;
+        for (int k = 0; k < LONGS; k++) {
+            b[k] |= OUT[state * LONGS + k];
+        }
+        return b;
     }
 }

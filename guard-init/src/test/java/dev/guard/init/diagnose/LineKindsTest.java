@@ -26,7 +26,7 @@ class LineKindsTest {
         List<String> out = new ArrayList<>();
         for (String l : Files.readAllLines(p, StandardCharsets.UTF_8)) {
             Stamps.Stamp s = Stamps.prefix(l);
-            out.add(s == null ? l : l.substring(s.text().length() + 1));
+            out.add(s == null ? l : l.substring(s.length() + 1));
         }
         return out;
     }
