@@ -77,7 +77,7 @@ final class ConnectionShape implements LineParser {
             // pika at INFO: "AMQP stack terminated, failed to connect, or aborted: opened=True ..."
             return List.of();
         }
-        String[] hp = target(t);
+        String[] hp = target(t, w);
         if (hp == null) {
             // an unnamed timeout must be a connect's: "job 7 timed out" is not
             if (kind == Kind.TIMEOUT && !w.has(Word.CONNECT) && !w.has(Word.ETIMEDOUT) && !hasErrno(w, t, "110")) {
@@ -206,9 +206,17 @@ final class ConnectionShape implements LineParser {
 
     /** {host, port or null} the line names; a name before an address when it gives both; null when none. */
     static String[] target(String t) {
+        return target(t, Words.in(t));
+    }
+
+    /**
+     * {@link #target(String)} of a line whose words are known: each pattern is tried only where
+     * its literal part is (a C1-compiled regular expression costs more than the search for it).
+     */
+    static String[] target(String t, Words.Found w) {
         String[] web = null;
         Matcher m = URL.matcher(t);
-        while (m.find()) {
+        while (w.has(Word.SCHEME_SEPARATOR) && m.find()) {
             if (plausible(m.group(1))) {
                 boolean http = m.group().regionMatches(true, 0, "http", 0, 4);
                 if (!http) {
@@ -219,12 +227,12 @@ final class ConnectionShape implements LineParser {
             }
         }
         m = LOOKUP.matcher(t);
-        if (m.find() && plausible(m.group(1))) {
+        if (w.has(Word.LOOKUP) && m.find() && plausible(m.group(1))) {
             // Go's resolver: "dial tcp: lookup redis-primary on 10.96.0.10:53: no such host" is about redis-primary
             return new String[] {m.group(1), null};
         }
         m = HOST_FIELD.matcher(t);
-        if (m.find() && plausible(m.group(1))) {
+        if (w.has(Word.HOST) && m.find() && plausible(m.group(1))) {
             String port = m.group(2);
             if (port == null) {
                 Matcher p = PORT_FIELD.matcher(t);
@@ -233,22 +241,24 @@ final class ConnectionShape implements LineParser {
             return new String[] {m.group(1), port};
         }
         m = NAME_SLASH_IP.matcher(t);
-        if (m.find()) {
+        if (t.indexOf('/') >= 0 && m.find()) {
             String host = m.group(1).isEmpty() ? m.group(2) : m.group(1);
             if (!host.equals("<unresolved>")) {
                 return new String[] {host, m.group(3)};
             }
         }
         m = TUPLE.matcher(t);
-        if (m.find() && plausible(m.group(1))) {
+        if (t.indexOf('(') >= 0 && m.find() && plausible(m.group(1))) {
             return new String[] {m.group(1), m.group(2)};
         }
         m = BRACKETED.matcher(t);
-        if (m.find()) {
+        if (t.indexOf("]:") >= 0 && m.find()) {
             return new String[] {m.group(1), m.group(2)};
         }
         m = BARE_IPV6.matcher(t);
-        while (m.find()) {
+        int second = t.indexOf(':', t.indexOf(':') + 1);
+        // two groups ending in a colon, then the port's
+        while (second > 0 && t.indexOf(':', second + 1) > 0 && m.find()) {
             String a = m.group(1);
             if ((a.contains("::") || a.chars().filter(c -> c == ':').count() == 7) && Loopback.isIpLiteral(a)) {
                 return new String[] {a, m.group(2)};
@@ -256,7 +266,7 @@ final class ConnectionShape implements LineParser {
         }
         String[] ip = null;
         m = HOST_PORT.matcher(t);
-        while (m.find()) {
+        while (colonDigit(t) && m.find()) {
             String h = m.group(1);
             if (!plausible(h)) {
                 continue;
@@ -269,6 +279,17 @@ final class ConnectionShape implements LineParser {
             }
         }
         return ip != null ? ip : web;
+    }
+
+    /** True when a colon is followed by a digit somewhere in {@code t}: a port can follow a name. */
+    private static boolean colonDigit(String t) {
+        for (int i = t.indexOf(':'); i >= 0 && i + 1 < t.length(); i = t.indexOf(':', i + 1)) {
+            char c = t.charAt(i + 1);
+            if (c >= '0' && c <= '9') {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Could this be a host: a DNS name with a letter, or an IP address; not a source file or a field name. */

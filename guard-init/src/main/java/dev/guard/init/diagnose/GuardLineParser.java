@@ -72,7 +72,8 @@ final class GuardLineParser implements LineParser {
             return out;
         }
         Matcher v;
-        if ((w.has(Word.ERROR_SPACE) || w.has(Word.WARNING_SPACE)) && (v = VIOLATION.matcher(t)).find() && (v.group(1).equals("ERROR") || v.group(2).equals("LOOPBACK"))) {
+        if ((w.has(Word.ERROR_SPACE) && t.contains("ERROR ") || w.has(Word.WARNING_SPACE) && t.contains("WARNING "))
+                && (v = VIOLATION.matcher(t)).find() && (v.group(1).equals("ERROR") || v.group(2).equals("LOOPBACK"))) {
             out.add(Signal.of(Signal.Type.CONFIG_VIOLATION, line, "guard").withDetail(v.group(3) + " (" + v.group(2) + ")"));
             return out;
         }

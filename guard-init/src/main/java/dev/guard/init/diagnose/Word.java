@@ -41,7 +41,7 @@ enum Word {
     // a connection failure's shape (ConnectionShape)
     ERRNO("errno"), CODE("code"), RETRY("retry"), RETRYING("retrying"), TRYING_AGAIN("trying again"), RECONNECT("reconnect"), CONNECT("connect"), ETIMEDOUT("etimedout"),
     UNKNOWN_HOST("unknown host"), UNKNOWNHOST("unknownhost"), NAME_RESOLUTION("name resolution"), NOT_KNOWN("not known"),
-    NO_SUCH_HOST("no such host"), GETADDRINFO("getaddrinfo"), ENOTFOUND("enotfound"), EAI_AGAIN("eai_again"),
+    NO_SUCH_HOST("no such host"), HOST("host"), LOOKUP("lookup "), GETADDRINFO("getaddrinfo"), ENOTFOUND("enotfound"), EAI_AGAIN("eai_again"),
     EAI_NONAME("eai_noname"), COULD_NOT_RESOLVE("could not resolve"), COULDNT_RESOLVE("couldn't resolve"), DNS_RESOLUTION("dns resolution"), FAILED_TO_RESOLVE("failed to resolve"),
     CANNOT_RESOLVE("cannot resolve"), CANT_RESOLVE("can't resolve"), UNABLE_TO_RESOLVE("unable to resolve"),
     NXDOMAIN("nxdomain"), NO_ADDRESS("no address associated"),
