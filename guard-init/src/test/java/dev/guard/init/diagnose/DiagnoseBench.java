@@ -13,10 +13,22 @@ import java.util.List;
  * test). {@code write FILE MB} writes a {@code docker compose logs --timestamps} capture of about
  * MB megabytes: a worker that fails to reach Redis for its first attempts, then pops jobs
  * ({@code job <id> received/processed}) between heartbeat and library noise, a second worker
- * replica, and Redis's own log. {@code run FILE...} diagnoses the files three times and prints
- * MB/s; run it under the image's JVM flags to see its memory (e.g. {@code /usr/bin/time -v}).
+ * replica, and Redis's own log. {@code run FILE...} diagnoses the files three times in this JVM
+ * and prints MB/s. {@code image JAR FILE [ROUNDS]} runs the CLI jar in a child JVM with the
+ * image's entrypoint flags ({@link #IMAGE_JVM}) ROUNDS times (default 5), each beside the
+ * runbook's {@code grep -c ' received$' FILE} as the reference of the same moment, and prints
+ * each round and the medians: seconds, MB/s, peak RSS (through {@code /usr/bin/time} when the
+ * machine has it) and the ratio to grep.
  */
 public final class DiagnoseBench {
+    /**
+     * The JVM flags of the image's entrypoint ({@code guard-init/src/image/build-image.sh}, checked
+     * by {@code DiagnoseMemoryTest}): C1 only with one compiler thread, serial GC, a 64 MB heap.
+     */
+    static final List<String> IMAGE_JVM = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1",
+            "-Xss256k", "-Xms8m", "-Xmx64m", "-XX:MaxMetaspaceSize=96m", "-XX:ReservedCodeCacheSize=32m", "-XX:-UsePerfData",
+            "-XX:+ExitOnOutOfMemoryError");
+
     private DiagnoseBench() {}
 
     public static void main(String[] args) throws Exception {
@@ -44,8 +56,82 @@ public final class DiagnoseBench {
             }
             return;
         }
-        System.err.println("usage: DiagnoseBench write FILE MB | run FILE...");
+        if (args.length >= 3 && args[0].equals("image")) {
+            image(Path.of(args[1]), Path.of(args[2]), args.length > 3 ? Integer.parseInt(args[3]) : 5);
+            return;
+        }
+        System.err.println("usage: DiagnoseBench write FILE MB | run FILE... | image JAR FILE [ROUNDS]");
         System.exit(64);
+    }
+
+    /** One child run: its wall seconds, its peak RSS in KB (-1 when not measured) and what it printed. */
+    private record Run(double seconds, long peakKb, String out) {}
+
+    private static void image(Path jar, Path file, int rounds) throws IOException, InterruptedException {
+        double mb = Files.size(file) / 1048576.0;
+        boolean time = Files.isExecutable(Path.of("/usr/bin/time"));
+        List<String> cli = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        cli.addAll(IMAGE_JVM);
+        cli.addAll(List.of("-jar", jar.toString(), "diagnose", "--endpoint", "redis:6379", file.toString()));
+        List<String> grep = List.of("grep", "-c", " received$", file.toString());
+        double[] diagnose = new double[rounds];
+        double[] reference = new double[rounds];
+        long[] peak = new long[rounds];
+        System.out.printf("%s: %.1f MB; the image's JVM flags %s%n", file, mb, String.join(" ", IMAGE_JVM));
+        for (int i = 0; i < rounds; i++) {
+            Run d = child(cli, time);
+            Run g = child(grep, false);
+            if (!d.out().startsWith("cause: ")) {
+                throw new IllegalStateException("diagnose printed no cause:\n" + d.out());
+            }
+            diagnose[i] = d.seconds();
+            reference[i] = g.seconds();
+            peak[i] = d.peakKb();
+            System.out.printf("round %d: diagnose %.2f s = %.0f MB/s, peak RSS %s; grep -c %.2f s; ratio %.1f%n", i,
+                    d.seconds(), mb / d.seconds(), d.peakKb() < 0 ? "not measured" : d.peakKb() / 1024 + " MB",
+                    g.seconds(), d.seconds() / g.seconds());
+        }
+        double[] ratio = new double[rounds];
+        for (int i = 0; i < rounds; i++) {
+            ratio[i] = diagnose[i] / reference[i];
+        }
+        double median = median(diagnose);
+        System.out.printf("median of %d: diagnose %.2f s = %.0f MB/s (min %.2f, max %.2f), peak RSS %s, "
+                        + "%.1f times grep -c's time (%.2f s)%n", rounds, median, mb / median,
+                java.util.Arrays.stream(diagnose).min().orElse(0), java.util.Arrays.stream(diagnose).max().orElse(0),
+                time ? java.util.Arrays.stream(peak).max().orElse(0) / 1024 + " MB at most" : "not measured (no /usr/bin/time)",
+                median(ratio), median(reference));
+    }
+
+    private static Run child(List<String> command, boolean time) throws IOException, InterruptedException {
+        Path rss = Files.createTempFile("guard-bench-", ".rss");
+        List<String> cmd = new java.util.ArrayList<>();
+        if (time) {
+            cmd.addAll(List.of("/usr/bin/time", "-o", rss.toString(), "-f", "%M"));
+        }
+        cmd.addAll(command);
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        long t0 = System.nanoTime();
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        int exit = p.waitFor();
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        long peakKb = -1;
+        if (time) {
+            String t = Files.readString(rss).strip();
+            peakKb = Long.parseLong(t.substring(t.lastIndexOf('\n') + 1).strip());
+        }
+        Files.deleteIfExists(rss);
+        if (exit != 0 && !(command.get(0).equals("grep") && exit == 1)) {
+            throw new IllegalStateException(String.join(" ", command) + " exited " + exit + ":\n" + out);
+        }
+        return new Run(seconds, peakKb, out);
+    }
+
+    private static double median(double[] v) {
+        double[] s = v.clone();
+        java.util.Arrays.sort(s);
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 
     /** Writes a compose capture of about {@code target} bytes; returns its size. */

@@ -1,5 +1,6 @@
 package dev.guard.init.diagnose;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.guard.testing.JavaMain;
@@ -16,16 +17,22 @@ import org.junit.jupiter.api.io.TempDir;
  * not here.
  */
 class DiagnoseMemoryTest {
-    /** The image's entrypoint flags that bound memory (guard-init/src/image/build-image.sh). */
-    static final List<String> IMAGE_JVM = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss256k", "-Xms8m",
-            "-Xmx64m", "-XX:MaxMetaspaceSize=96m", "-XX:+ExitOnOutOfMemoryError");
+    @Test
+    void theBenchRunsTheImagesOwnFlags() throws Exception {
+        String script = Files.readString(Path.of("src/image/build-image.sh"));
+        int from = script.indexOf("jvm_flags=(");
+        String flags = script.substring(from, script.indexOf(')', from));
+        List<String> inScript = java.util.Arrays.stream(flags.substring("jvm_flags=(".length()).split("\\s+"))
+                .filter(f -> f.startsWith("-X")).toList();
+        assertEquals(inScript, DiagnoseBench.IMAGE_JVM, "the entrypoint's -X flags, in order");
+    }
 
     @Test
     void aCaptureLargerThanTheHeapIsDiagnosedInTheImagesHeap(@TempDir Path dir) throws Exception {
         Path capture = dir.resolve("compose.log");
         long size = DiagnoseBench.write(capture, 48L * 1024 * 1024);
         assertTrue(size > 48L * 1024 * 1024, "wrote " + size);
-        String out = JavaMain.run(IMAGE_JVM, "dev.guard.init.GuardInit", "diagnose", "--endpoint", "redis:6379",
+        String out = JavaMain.run(DiagnoseBench.IMAGE_JVM, "dev.guard.init.GuardInit", "diagnose", "--endpoint", "redis:6379",
                 capture.toString());
         assertTrue(out.startsWith("cause: startup-race\n"), out);
         long jobs = Files.lines(capture).filter(l -> l.endsWith(" received")).count();
