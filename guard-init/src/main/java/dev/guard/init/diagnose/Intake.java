@@ -239,7 +239,7 @@ final class Intake {
                 key = borrow ? new ErrorKey(s.type(), lastBoot.host(), lastBoot.port(), true)
                         : new ErrorKey(s.type(), s.host(), s.port(), false);
             }
-            Placed p = new Placed(s, seq++);
+            Placed p = Placed.of(s, seq++);
             if (s.type() == Signal.Type.JOB_RECEIVED && s.detail() != null) {
                 if (outstanding.size() < OUTSTANDING_LIMIT) {
                     outstanding.put(s.detail(), p.seq());

@@ -85,6 +85,11 @@ final class LogReader {
      */
     interface Prefixed {
         void line(int number, String service, Stamps.Stamp stamp, String text, Words.Found words);
+
+        /** False when the receiver would rather find the words itself (it is waiting for lines): then they are given as null. */
+        default boolean wantsWords() {
+            return true;
+        }
     }
 
     /**
@@ -177,7 +182,8 @@ final class LogReader {
                 at += stamp.length() + 1;
             }
             // a job line's words are never read (its own parser takes it), so they are not looked for
-            Words.Found words = endsWith(b, at, to, RECEIVED) || endsWith(b, at, to, PROCESSED) ? null : Words.in(b, at, to);
+            Words.Found words = !out.wantsWords() || endsWith(b, at, to, RECEIVED) || endsWith(b, at, to, PROCESSED)
+                    ? null : Words.in(b, at, to);
             out.line(number, service, stamp, LineInput.text(b, at, to), words);
         }
     }
@@ -201,30 +207,38 @@ final class LogReader {
     /** The service names of a file's prefixes, each decoded once (a capture has a handful). */
     private static final class Names {
         private static final int KEPT = 64;
+        /** Known names tried against each line before its name is read byte by byte. */
+        private static final int TRIED = 8;
         private final byte[][] bytes = new byte[KEPT][];
         private final String[] names = new String[KEPT];
         private int size;
         private int last;
+        /** The known name {@link #end} found at the line's start, or -1. */
+        private int hit = -1;
 
-        /** The end of the line's leading service name: the last one's when the line starts with it. */
+        /** The end of the line's leading service name: a known one's when the line starts with it. */
         int end(byte[] b, int from, int to) {
-            if (size > 0) {
-                byte[] known = bytes[last];
+            for (int k = 0, n = Math.min(size, TRIED); k < n; k++) {
+                int i = last + k < n ? last + k : last + k - n;
+                byte[] known = bytes[i];
                 int end = from + known.length;
                 if (end < to && !isNameByte(b[end]) && same(known, b, from, end)) {
+                    hit = i;
                     return end;
                 }
             }
+            hit = -1;
             return serviceEnd(b, from, to);
         }
 
+        /** The name {@code b[from, to)}, which {@link #end} just found. */
         String of(byte[] b, int from, int to) {
-            if (size > 0 && same(bytes[last], b, from, to)) {
-                return names[last];
+            if (hit >= 0) {
+                last = hit;
+                return names[hit];
             }
-            for (int i = 0; i < size; i++) {
+            for (int i = TRIED; i < size; i++) {
                 if (same(bytes[i], b, from, to)) {
-                    last = i;
                     return names[i];
                 }
             }
@@ -232,7 +246,8 @@ final class LogReader {
             if (size < KEPT) {
                 bytes[size] = java.util.Arrays.copyOfRange(b, from, to);
                 names[size] = name;
-                last = size++;
+                last = size < TRIED ? size : last;
+                size++;
             }
             return name;
         }

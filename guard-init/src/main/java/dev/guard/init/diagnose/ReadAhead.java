@@ -10,15 +10,34 @@ import java.util.concurrent.BlockingQueue;
  * half the work of a large capture, and the image's container has two cores. Lines pass in order,
  * in batches; at most {@link #BATCHES} batches of at most {@link #BATCH_LINES} lines or about
  * {@link #BATCH_CHARS} characters exist at once, so memory stays bounded whatever the file's size.
+ *
+ * <p>The two threads share the words' search: a batch begun while no full batch waits (the parsing
+ * is waiting for lines) goes without its words, which the parsing then finds itself, line by line,
+ * where it needs them; so neither thread idles while the other has work it could take.
  */
 final class ReadAhead implements AutoCloseable {
     static final int BATCHES = 4;
-    static final int BATCH_LINES = 1024;
-    static final int BATCH_CHARS = 64 * 1024;
+    static final int BATCH_LINES = 256;
+    static final int BATCH_CHARS = 16 * 1024;
 
     /** What the reading thread runs: it hands every line to {@code out}. */
     interface Reading {
         void run(LogReader.Prefixed out) throws IOException;
+    }
+
+    /** What the reading thread hands over, and whether it finds the words of the batch it fills. */
+    private final class Out implements LogReader.Prefixed {
+        boolean words = true;
+
+        @Override
+        public void line(int number, String service, Stamps.Stamp stamp, String text, Words.Found found) {
+            add(number, service, stamp, text, found, this);
+        }
+
+        @Override
+        public boolean wantsWords() {
+            return words;
+        }
     }
 
     private static final class Batch {
@@ -57,7 +76,7 @@ final class ReadAhead implements AutoCloseable {
     private void run(Reading reading) {
         Throwable failure = null;
         try {
-            reading.run(this::add);
+            reading.run(new Out());
         } catch (Stopped e) {
             return;
         } catch (Throwable t) {
@@ -73,7 +92,7 @@ final class ReadAhead implements AutoCloseable {
         }
     }
 
-    private void add(int number, String service, Stamps.Stamp stamp, String text, Words.Found words) {
+    private void add(int number, String service, Stamps.Stamp stamp, String text, Words.Found words, Out out) {
         Batch b = filling;
         if (b == null) {
             try {
@@ -82,6 +101,8 @@ final class ReadAhead implements AutoCloseable {
                 throw new Stopped();
             }
             filling = b;
+            // the next batch's words: found here unless the parsing waits (then it takes that part of the work)
+            out.words = full.size() > 1;
         }
         int i = b.size++;
         b.number[i] = number;

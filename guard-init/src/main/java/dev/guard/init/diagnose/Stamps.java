@@ -1,5 +1,8 @@
 package dev.guard.init.diagnose;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -54,6 +57,7 @@ final class Stamps {
      * costs its fraction. Not thread-safe; one per reading thread.
      */
     static final class Reader {
+        private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
         /** Nanoseconds per unit of a fraction with this many digits. */
         private static final long[] SCALE = {0, 100_000_000, 10_000_000, 1_000_000, 100_000, 10_000, 1_000, 100, 10, 1};
         private final byte[] second = new byte[19];
@@ -115,16 +119,11 @@ final class Stamps {
             return base + fraction * SCALE[digits];
         }
 
+        /** True when {@code b[from, from + 19)} is the remembered second: compared as three longs (bytes 11 to 18 last). */
         private boolean sameSecond(byte[] b, int from) {
-            if (secondNanos == Long.MIN_VALUE) {
-                return false;
-            }
-            for (int i = 18; i >= 0; i--) {
-                if (b[from + i] != second[i]) {
-                    return false;
-                }
-            }
-            return true;
+            return secondNanos != Long.MIN_VALUE && (long) LONGS.get(b, from + 11) == (long) LONGS.get(second, 11)
+                    && (long) LONGS.get(b, from) == (long) LONGS.get(second, 0)
+                    && (long) LONGS.get(b, from + 8) == (long) LONGS.get(second, 8);
         }
 
         /** The epoch nanoseconds of {@code yyyy-MM-ddTHH:mm:ss}, remembered; {@link Long#MIN_VALUE} when it is no such time. */

@@ -168,6 +168,39 @@ class ByteReadingTest {
         }
     }
 
+    /**
+     * The reading thread leaves a batch's words to the parsing when the parsing waits: which lines
+     * come with words depends on timing, so every corpus worker log is read both ways here, and the
+     * reports must be the same.
+     */
+    @Test
+    void wordsFoundByEitherThreadGiveTheSameReport() throws IOException {
+        int logs = 0;
+        try (Stream<Path> files = Files.walk(CorpusScenariosTest.root())) {
+            for (Path f : files.filter(p -> p.getFileName().toString().equals("worker.log")).toList()) {
+                List<String> lines = java.util.Arrays.asList(Files.readString(f, StandardCharsets.UTF_8).split("\n", -1));
+                String given = DiagnosisReport.human(readWithWords(lines, true));
+                String found = DiagnosisReport.human(readWithWords(lines, false));
+                assertEquals(given, found, f.toString());
+                logs++;
+            }
+        }
+        assertTrue(logs > 300, "worker logs: " + logs);
+    }
+
+    private static Diagnosis readWithWords(List<String> lines, boolean given) {
+        Intake in = new Intake();
+        Intake.Scan scan = in.scan("worker.log", null, LogKind.APPLICATION, false);
+        int number = 0;
+        for (String l : lines) {
+            Stamps.Stamp s = Stamps.prefix(l);
+            String text = s == null ? l : l.substring(s.length() + 1);
+            scan.line(++number, s, text, given ? Words.in(text) : null);
+        }
+        scan.end();
+        return Rules.decide(in, new KnownEndpoints());
+    }
+
     @Test
     void serviceNamesThatStartAlikeStayApartAndManyServicesAreAllRead() {
         StringBuilder text = new StringBuilder();
