@@ -33,8 +33,10 @@ final class GuardLineParser implements LineParser {
     private static final Pattern CONFIG_GUARD = Pattern.compile(
             "(?i)\\bconfig(?:[ -]guard)?\\b.*?\\b(violat\\w*|rule)\\b");
     /** ConfigGuard's Violation: "[config ]SEVERITY RULE: SETTING problem ...". */
+    private static final List<String> RULES = java.util.Arrays.stream(dev.guard.config.Violation.Rule.values())
+            .map(Enum::name).toList();
     private static final Pattern VIOLATION = Pattern.compile(
-            "\\b(ERROR|WARNING) (MISSING|BLANK|PLACEHOLDER|DEFAULTED|LOOPBACK|MALFORMED|NAME_DRIFT|CONFLICT): (\\S+)");
+            "\\b(ERROR|WARNING) (" + String.join("|", RULES) + "): (\\S+)");
     private static final Pattern SETTING = Pattern.compile("\\b([A-Z][A-Z0-9_]{2,})\\b");
     private static final Pattern LEDGER = Pattern.compile("\\breceived=(\\d{1,9})\\s+processed=(\\d{1,9})");
 
@@ -72,7 +74,7 @@ final class GuardLineParser implements LineParser {
             return out;
         }
         Matcher v;
-        if ((w.has(Word.ERROR_SPACE) && t.contains("ERROR ") || w.has(Word.WARNING_SPACE) && t.contains("WARNING "))
+        if ((w.has(Word.ERROR_SPACE) && namesRule(t, "ERROR ") || w.has(Word.WARNING_SPACE) && namesRule(t, "WARNING "))
                 && (v = VIOLATION.matcher(t)).find() && (v.group(1).equals("ERROR") || v.group(2).equals("LOOPBACK"))) {
             out.add(Signal.of(Signal.Type.CONFIG_VIOLATION, line, "guard").withDetail(v.group(3) + " (" + v.group(2) + ")"));
             return out;
@@ -86,6 +88,19 @@ final class GuardLineParser implements LineParser {
             out.add(Signal.of(Signal.Type.LEDGER, line, "guard").withDetail(t.substring(m.start())));
         }
         return out;
+    }
+
+    /** True when a rule of {@link #VIOLATION} follows {@code severity} somewhere: most ERROR lines are no violation. */
+    private static boolean namesRule(String t, String severity) {
+        for (int i = t.indexOf(severity); i >= 0; i = t.indexOf(severity, i + 1)) {
+            int at = i + severity.length();
+            for (String rule : RULES) {
+                if (t.startsWith(rule, at)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** The value of {@code name=N} in a ledger line, 0 when absent. */
