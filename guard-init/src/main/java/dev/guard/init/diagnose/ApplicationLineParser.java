@@ -60,6 +60,17 @@ final class ApplicationLineParser implements LineParser {
      * The job id is the signal's detail.
      */
     static final class Jobs implements LineParser {
+        /** False when {@link #parse} would find nothing: the line ends neither as a job line nor as a logging library's wrapping. */
+        static boolean mayBe(String t) {
+            return t.endsWith(" received") || t.endsWith(" processed") || wrapped(t);
+        }
+
+        /** Ends as logfmt, Monolog's {@code [] []} or a JSON line flattened (its message last, quoted) may. */
+        private static boolean wrapped(String t) {
+            char last = t.isEmpty() ? ' ' : t.charAt(t.length() - 1);
+            return last == '}' || last == ']' || last == '"';
+        }
+
         @Override
         public List<Signal> parse(LogLine line, Words.Found words) {
             List<Signal> plain = parse(line, line.text());
@@ -68,8 +79,7 @@ final class ApplicationLineParser implements LineParser {
             }
             // a logging library's wrapping: logfmt, Monolog's " [] []" (a JSON line comes flattened, message last)
             String t = line.text();
-            char last = t.isEmpty() ? ' ' : t.charAt(t.length() - 1);
-            if (last != '}' && last != ']' && last != '"') {
+            if (!wrapped(t)) {
                 return plain;
             }
             String m = LineKinds.message(t);
@@ -92,7 +102,7 @@ final class ApplicationLineParser implements LineParser {
             if (space < 3 || space + 1 >= end || !t.startsWith("job", space - 3)) {
                 return List.of();
             }
-            return List.of(Signal.of(type, line, "app").withDetail(t.substring(space + 1, end)));
+            return List.of(new Signal(type, line, null, 0, "app", t.substring(space + 1, end)));
         }
     }
 

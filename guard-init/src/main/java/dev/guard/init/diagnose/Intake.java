@@ -121,9 +121,11 @@ final class Intake {
 
         /**
          * One line, its compose/kubectl prefix taken off; {@code stamp} is its RFC 3339 prefix or null,
-         * {@code words} the {@link Words} of {@code text}, or null when they were not looked for yet.
+         * {@code words} the {@link Words} of {@code text}, or null when they were not looked for yet,
+         * {@code told} its {@link LineKind} as read by the reading thread in this part's order, or
+         * null to tell it here.
          */
-        void line(int number, Stamps.Stamp stamp, String text, Words.Found words) {
+        void line(int number, Stamps.Stamp stamp, String text, Words.Found words, LineKind told) {
             lines++;
             if (isFrame(text)) {
                 frames++;
@@ -140,7 +142,7 @@ final class Intake {
             if (kind == LogKind.APPLICATION && !blank) {
                 g.hasAppText = true;
             }
-            LineKind lineKind = kind == LogKind.APPLICATION ? lineKinds.of(text) : LineKind.EVENT;
+            LineKind lineKind = kind != LogKind.APPLICATION ? LineKind.EVENT : told != null ? told : lineKinds.of(text);
             if (lineKind != LineKind.EVENT) {
                 // a frame, quoted code or a setting: its words say where or what, not what happened;
                 // a frame still says which client ran (io.lettuce.core.cluster.RedisClusterClient.connect)
@@ -158,12 +160,16 @@ final class Intake {
             if (read != text) {
                 words = null; // the flattened text's words, if they are needed
             }
-            LogLine line = new LogLine(file, number, svc == null ? service : svc, null, read);
+            LogLine line = null; // made when a parser reads the line: most lines of a large capture reach none
             java.time.Instant time = null;
             boolean timeRead = false;
             boolean wordsRead = false;
             for (LineParser p : parsers) {
-                if (!wordsRead && kind == LogKind.APPLICATION && !(p instanceof ApplicationLineParser.Jobs)) {
+                boolean jobs = p instanceof ApplicationLineParser.Jobs;
+                if (jobs && !ApplicationLineParser.Jobs.mayBe(read)) {
+                    continue;
+                }
+                if (!wordsRead && kind == LogKind.APPLICATION && !jobs) {
                     wordsRead = true;
                     if (words == null) {
                         words = Words.in(read);
@@ -181,12 +187,15 @@ final class Intake {
                         g.retries.read(read, time);
                     }
                 }
+                if (line == null) {
+                    line = new LogLine(file, number, svc == null ? service : svc, null, read);
+                }
                 List<Signal> found = p.parse(line, words);
                 if (!found.isEmpty()) {
                     String kept = text.length() <= KEPT_TEXT ? text : text.substring(0, KEPT_TEXT) + " [...]";
                     LogLine timed = new LogLine(file, number, line.service(), timeRead ? time : Stamps.time(stamp, text), kept);
-                    for (Signal s : found) {
-                        window.add(s.withLine(timed), g, number - frames);
+                    for (int i = 0; i < found.size(); i++) {
+                        window.add(found.get(i).withLine(timed), g, number - frames);
                     }
                     return;
                 }

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -80,11 +81,11 @@ final class LogReader {
 
     /**
      * Receives a line with its prefixes taken off: the compose service or pod (null without one), its
-     * RFC 3339 prefix (or null), its text and the {@link Words} in that text (null when they were not
-     * looked for).
+     * RFC 3339 prefix (or null), its text, the {@link Words} in that text (null when they were not
+     * looked for) and its {@link LineKind} as an application log line of that service.
      */
     interface Prefixed {
-        void line(int number, String service, Stamps.Stamp stamp, String text, Words.Found words);
+        void line(int number, String service, Stamps.Stamp stamp, String text, Words.Found words, LineKind kind);
 
         /** False when the receiver would rather find the words itself (it is waiting for lines): then they are given as null. */
         default boolean wantsWords() {
@@ -94,14 +95,18 @@ final class LogReader {
 
     /**
      * Takes the {@code docker compose logs} or {@code kubectl logs --prefix} prefix and the RFC 3339
-     * timestamp off each line, on its bytes, finds the {@link Words} of the text after them and
-     * decodes only that text. Whether a file
+     * timestamp off each line, on its bytes, finds the {@link Words} of the text after them,
+     * decodes only that text and tells its {@link LineKind} (one {@link LineKinds} per service, as
+     * the lines of one service follow each other). Whether a file
      * has prefixes is told from its first {@link #LAYOUT_SAMPLE} non-blank lines, held until then.
      */
     static final class Prefixes {
         private final Prefixed out;
         private final Stamps.Reader stamps = new Stamps.Reader();
         private final Names names = new Names();
+        private final Map<String, LineKinds> kinds = new HashMap<>();
+        private String kindsOf;
+        private LineKinds lastKinds;
         private final List<String> layoutSample = new ArrayList<>();
         private int firstNumber;
         private int nonBlank;
@@ -164,7 +169,7 @@ final class LogReader {
                 }
                 Stamps.Stamp stamp = Stamps.prefix(l);
                 String text = stamp == null ? l : l.substring(stamp.length() + 1);
-                out.line(number, service, stamp, text, Words.in(text));
+                out.line(number, service, stamp, text, Words.in(text), kindOf(service, text));
                 return;
             }
             String service = null;
@@ -184,7 +189,18 @@ final class LogReader {
             // a job line's words are never read (its own parser takes it), so they are not looked for
             Words.Found words = !out.wantsWords() || endsWith(b, at, to, RECEIVED) || endsWith(b, at, to, PROCESSED)
                     ? null : Words.in(b, at, to);
-            out.line(number, service, stamp, LineInput.text(b, at, to), words);
+            String text = LineInput.text(b, at, to);
+            out.line(number, service, stamp, text, words, kindOf(service, text));
+        }
+
+        /** The line's kind in its service's log (the last service's reader kept at hand: names come as one String each). */
+        private LineKind kindOf(String service, String text) {
+            String key = service == null ? "" : service;
+            if (lastKinds == null || key != kindsOf && !key.equals(kindsOf)) {
+                lastKinds = kinds.computeIfAbsent(key, k -> new LineKinds());
+                kindsOf = key;
+            }
+            return lastKinds.of(text);
         }
     }
 
@@ -280,7 +296,7 @@ final class LogReader {
             this.intake = intake;
         }
 
-        void line(int number, String service, Stamps.Stamp stamp, String text, Words.Found words) {
+        void line(int number, String service, Stamps.Stamp stamp, String text, Words.Found words, LineKind lineKind) {
             String key = service == null ? "" : service;
             Part p;
             // the prefixes hand the same service name over as one String: most lines are the last one's
@@ -295,7 +311,7 @@ final class LogReader {
                 last = p;
                 lastService = key;
             }
-            p.line(number, stamp, text, words);
+            p.line(number, stamp, text, words, lineKind);
         }
 
         void end() {
@@ -320,12 +336,12 @@ final class LogReader {
                 this.service = service;
             }
 
-            void line(int number, Stamps.Stamp stamp, String text, Words.Found words) {
+            void line(int number, Stamps.Stamp stamp, String text, Words.Found words, LineKind lineKind) {
                 if (scan != null) {
-                    scan.line(number, stamp, text, words);
+                    scan.line(number, stamp, text, words, lineKind);
                     return;
                 }
-                sample.add(new Object[] {number, stamp, text, words});
+                sample.add(new Object[] {number, stamp, text, words, lineKind});
                 sampledChars += text.length();
                 if (!text.isBlank() && ++sampledText >= KIND_SAMPLE || sampledChars >= SAMPLE_CHARS) {
                     start();
@@ -339,7 +355,7 @@ final class LogReader {
                 }
                 scan = intake.scan(name, service, detect(texts), previous);
                 for (Object[] o : sample) {
-                    scan.line((Integer) o[0], (Stamps.Stamp) o[1], (String) o[2], (Words.Found) o[3]);
+                    scan.line((Integer) o[0], (Stamps.Stamp) o[1], (String) o[2], (Words.Found) o[3], (LineKind) o[4]);
                 }
                 sample = null;
             }

@@ -30,8 +30,8 @@ final class ReadAhead implements AutoCloseable {
         boolean words = true;
 
         @Override
-        public void line(int number, String service, Stamps.Stamp stamp, String text, Words.Found found) {
-            add(number, service, stamp, text, found, this);
+        public void line(int number, String service, Stamps.Stamp stamp, String text, Words.Found found, LineKind kind) {
+            add(number, service, stamp, text, found, kind, this);
         }
 
         @Override
@@ -46,6 +46,7 @@ final class ReadAhead implements AutoCloseable {
         final Stamps.Stamp[] stamp = new Stamps.Stamp[BATCH_LINES];
         final String[] text = new String[BATCH_LINES];
         final Words.Found[] words = new Words.Found[BATCH_LINES];
+        final LineKind[] kind = new LineKind[BATCH_LINES];
         int size;
         int chars;
         boolean last;
@@ -92,7 +93,7 @@ final class ReadAhead implements AutoCloseable {
         }
     }
 
-    private void add(int number, String service, Stamps.Stamp stamp, String text, Words.Found words, Out out) {
+    private void add(int number, String service, Stamps.Stamp stamp, String text, Words.Found words, LineKind kind, Out out) {
         Batch b = filling;
         if (b == null) {
             try {
@@ -110,6 +111,7 @@ final class ReadAhead implements AutoCloseable {
         b.stamp[i] = stamp;
         b.text[i] = text;
         b.words[i] = words;
+        b.kind[i] = kind;
         b.chars += text.length();
         if (b.size == BATCH_LINES || b.chars >= BATCH_CHARS) {
             filling = null;
@@ -132,7 +134,7 @@ final class ReadAhead implements AutoCloseable {
                 throw new IOException("interrupted while reading", e);
             }
             for (int i = 0; i < b.size; i++) {
-                to.line(b.number[i], b.service[i], b.stamp[i], b.text[i], b.words[i]);
+                to.line(b.number[i], b.service[i], b.stamp[i], b.text[i], b.words[i], b.kind[i]);
                 b.service[i] = null;
                 b.stamp[i] = null;
                 b.text[i] = null;

@@ -1,5 +1,6 @@
 package dev.guard.init.diagnose;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -134,26 +135,14 @@ final class Words {
     static final Found NONE = new Found(new long[LONGS]);
 
     static Found in(String t) {
-        long[] bits = null;
-        int[] step = STEP;
-        int state = 0;
-        for (int i = 0, n = t.length(); i < n; i++) {
-            char c = t.charAt(i);
-            int e = c > 0xFF ? 0 : step[state | c];
-            if (e >= 0) {
-                state = e;
-            } else {
-                state = -e;
-                bits = found(bits, state >>> 8);
-            }
-        }
-        return bits == null ? NONE : new Found(bits);
+        byte[] b = t.getBytes(StandardCharsets.UTF_8);
+        return in(b, 0, b.length);
     }
 
     /**
      * The words of the UTF-8 text {@code b[from, to)}, read on its bytes: every byte of a character
      * beyond ASCII is 0x80 or more, and such a character breaks a word either way, so this finds
-     * what {@link #in(String)} finds in the decoded text.
+     * what a search of the decoded text finds.
      */
     static Found in(byte[] b, int from, int to) {
         long[] bits = null;
