@@ -62,7 +62,8 @@ final class ApplicationLineParser implements LineParser {
     static final class Jobs implements LineParser {
         /** False when {@link #parse} would find nothing: the line ends neither as a job line nor as a logging library's wrapping. */
         static boolean mayBe(String t) {
-            return t.endsWith(" received") || t.endsWith(" processed") || wrapped(t);
+            int n = t.length();
+            return n > 0 && t.charAt(n - 1) == 'd' && (t.endsWith(" received") || t.endsWith(" processed")) || wrapped(t);
         }
 
         /** Ends as logfmt, Monolog's {@code [] []} or a JSON line flattened (its message last, quoted) may. */

@@ -52,6 +52,11 @@ final class ChainWindow {
     /** {@code at} is the line's place in the file, stack frames not counted. */
     void add(Signal s, Group g, int at) {
         flushBefore(at - 2 * LINES);
+        if (window.isEmpty() && !s.type().connectionError()) {
+            // only connection errors are ever joined; with none waiting before it, a job line goes on at once
+            next.accept(s, g);
+            return;
+        }
         Entry e = new Entry(s, g, at);
         if (e.unnamed) {
             Entry before = continuation(s) ? namedBefore(at) : null;
