@@ -19,8 +19,10 @@ import java.util.regex.Pattern;
 /**
  * Streams a captured file into an {@link Intake}: LF or CRLF, {@code docker compose logs}
  * prefixes ({@code worker-1  | }) with or without {@code --timestamps}, {@code kubectl logs
- * --prefix}, each part's kind told from its first {@link #KIND_SAMPLE} lines. Holds at most those
- * samples and one line, whatever the file's size; bytes that are not UTF-8 read as U+FFFD.
+ * --prefix}, each part's kind told from its first {@link #KIND_SAMPLE} lines. The bytes are read
+ * into lines on a thread of their own ({@link ReadAhead}: {@link Prefixes} there, {@link Parts} on
+ * the caller's). Holds at most those samples and the batches between the threads, whatever the
+ * file's size; bytes that are not UTF-8 read as U+FFFD.
  */
 final class LogReader {
     /** Non-blank lines that decide whether a file has compose or kubectl prefixes. */

@@ -6,14 +6,15 @@ import java.util.concurrent.BlockingQueue;
 
 /**
  * Reads a file's lines on a thread of its own, beside the parsing: splitting the bytes into lines,
- * taking the prefixes off, decoding and finding the words ({@link LogReader.Prefixes}) is about
- * half the work of a large capture, and the image's container has two cores. Lines pass in order,
+ * taking the prefixes off, decoding, finding the words and telling the lines' kinds
+ * ({@link LogReader.Prefixes}) is about half the work of a large capture, and the image's
+ * container has two cores. Lines pass in order,
  * in batches; at most {@link #BATCHES} batches of at most {@link #BATCH_LINES} lines or about
  * {@link #BATCH_CHARS} characters exist at once, so memory stays bounded whatever the file's size.
  *
- * <p>The two threads share the words' search: a batch begun while no full batch waits (the parsing
- * is waiting for lines) goes without its words, which the parsing then finds itself, line by line,
- * where it needs them; so neither thread idles while the other has work it could take.
+ * <p>The two threads share the words' search: a batch begun while at most one full batch waits
+ * (the parsing keeps up) goes without its words, which the parsing then finds itself, line by
+ * line, where it needs them; so neither thread idles long while the other has work it could take.
  */
 final class ReadAhead implements AutoCloseable {
     static final int BATCHES = 4;
@@ -102,7 +103,7 @@ final class ReadAhead implements AutoCloseable {
                 throw new Stopped();
             }
             filling = b;
-            // the next batch's words: found here unless the parsing waits (then it takes that part of the work)
+            // this batch's words: found here while the parsing lags (two batches or more wait), else left to it
             out.words = full.size() > 1;
         }
         int i = b.size++;
