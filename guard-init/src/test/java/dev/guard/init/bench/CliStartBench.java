@@ -65,7 +65,7 @@ public final class CliStartBench {
         wait.addAll(List.of("--timeout", "30s"));
         rows.put("guard-init wait (" + targets.size() + " ready targets)", wait);
 
-        boolean time = Files.isExecutable(Path.of("/usr/bin/time"));
+        boolean time = ChildRun.timeInstalled();
         System.out.printf("CliStartBench: %d runs per row, interleaved; %s; %s; %d CPUs, load average %s%n", runs, java,
                 jar, Runtime.getRuntime().availableProcessors(), Files.readString(Path.of("/proc/loadavg")).trim());
         if (!time) {
@@ -86,44 +86,22 @@ public final class CliStartBench {
                 rss.merge(row.getKey(), m[1], Math::max);
             }
         }
-        double reference = median(walls.get("java -version"));
+        double reference = ChildRun.median(walls.get("java -version"));
         for (String k : rows.keySet()) {
             double[] w = walls.get(k).clone();
             Arrays.sort(w);
             System.out.printf("%-36s median %6.0f ms  min %6.0f  max %6.0f  = %5.1fx java -version  peak RSS %s%n", k,
-                    median(w), w[0], w[w.length - 1], median(w) / reference,
+                    ChildRun.median(w), w[0], w[w.length - 1], ChildRun.median(w) / reference,
                     time ? String.format("%.1f MB", rss.get(k) / 1024.0) : "n/a");
         }
     }
 
     /** One run: {wall nanoseconds, peak RSS KiB or 0}; a non-zero exit fails the bench. */
     private static long[] once(List<String> command, boolean time) throws IOException, InterruptedException {
-        Path rssFile = Files.createTempFile("cli-start", ".rss");
-        List<String> cmd = new ArrayList<>();
-        if (time) {
-            cmd.addAll(List.of("/usr/bin/time", "-o", rssFile.toString(), "-f", "%M"));
+        ChildRun.Result r = ChildRun.run(command, time);
+        if (r.exit() != 0) {
+            throw new IllegalStateException(String.join(" ", command) + " exited " + r.exit() + ":\n" + r.out());
         }
-        cmd.addAll(command);
-        Path out = Files.createTempFile("cli-start", ".out");
-        try {
-            long t0 = System.nanoTime();
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-            int code = p.waitFor();
-            long wall = System.nanoTime() - t0;
-            if (code != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " exited " + code + ":\n" + Files.readString(out));
-            }
-            long kib = time ? Long.parseLong(Files.readString(rssFile).trim().lines().reduce((a, b) -> b).orElse("0")) : 0;
-            return new long[] {wall, kib};
-        } finally {
-            Files.deleteIfExists(rssFile);
-            Files.deleteIfExists(out);
-        }
-    }
-
-    private static double median(double[] values) {
-        double[] s = values.clone();
-        Arrays.sort(s);
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+        return new long[] {r.wallNanos(), r.peakKib()};
     }
 }

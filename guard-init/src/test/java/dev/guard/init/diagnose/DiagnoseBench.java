@@ -2,6 +2,7 @@ package dev.guard.init.diagnose;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
+import dev.guard.init.bench.ChildRun;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,12 +65,9 @@ public final class DiagnoseBench {
         System.exit(64);
     }
 
-    /** One child run: its wall seconds, its peak RSS in KB (-1 when not measured) and what it printed. */
-    private record Run(double seconds, long peakKb, String out) {}
-
     private static void image(Path jar, Path file, int rounds) throws IOException, InterruptedException {
         double mb = Files.size(file) / 1048576.0;
-        boolean time = Files.isExecutable(Path.of("/usr/bin/time"));
+        boolean time = ChildRun.timeInstalled();
         List<String> cli = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         cli.addAll(IMAGE_JVM);
         cli.addAll(List.of("-jar", jar.toString(), "diagnose", "--endpoint", "redis:6379", file.toString()));
@@ -79,59 +77,31 @@ public final class DiagnoseBench {
         long[] peak = new long[rounds];
         System.out.printf("%s: %.1f MB; the image's JVM flags %s%n", file, mb, String.join(" ", IMAGE_JVM));
         for (int i = 0; i < rounds; i++) {
-            Run d = child(cli, time);
-            Run g = child(grep, false);
-            if (!d.out().startsWith("cause: ")) {
-                throw new IllegalStateException("diagnose printed no cause:\n" + d.out());
+            ChildRun.Result d = ChildRun.run(cli, time);
+            ChildRun.Result g = ChildRun.run(grep, false);
+            if (d.exit() != 0 || !d.out().startsWith("cause: ")) {
+                throw new IllegalStateException("diagnose exited " + d.exit() + " and printed no cause:\n" + d.out());
             }
-            diagnose[i] = d.seconds();
-            reference[i] = g.seconds();
-            peak[i] = d.peakKb();
+            if (g.exit() > 1) {
+                throw new IllegalStateException(String.join(" ", grep) + " exited " + g.exit() + ":\n" + g.out());
+            }
+            diagnose[i] = d.wallNanos() / 1e9;
+            reference[i] = g.wallNanos() / 1e9;
+            peak[i] = d.peakKib();
             System.out.printf("round %d: diagnose %.2f s = %.0f MB/s, peak RSS %s; grep -c %.2f s; ratio %.1f%n", i,
-                    d.seconds(), mb / d.seconds(), d.peakKb() < 0 ? "not measured" : d.peakKb() / 1024 + " MB",
-                    g.seconds(), d.seconds() / g.seconds());
+                    diagnose[i], mb / diagnose[i], time ? d.peakKib() / 1024 + " MB" : "not measured",
+                    reference[i], diagnose[i] / reference[i]);
         }
         double[] ratio = new double[rounds];
         for (int i = 0; i < rounds; i++) {
             ratio[i] = diagnose[i] / reference[i];
         }
-        double median = median(diagnose);
+        double median = ChildRun.median(diagnose);
         System.out.printf("median of %d: diagnose %.2f s = %.0f MB/s (min %.2f, max %.2f), peak RSS %s, "
                         + "%.1f times grep -c's time (%.2f s)%n", rounds, median, mb / median,
                 java.util.Arrays.stream(diagnose).min().orElse(0), java.util.Arrays.stream(diagnose).max().orElse(0),
                 time ? java.util.Arrays.stream(peak).max().orElse(0) / 1024 + " MB at most" : "not measured (no /usr/bin/time)",
-                median(ratio), median(reference));
-    }
-
-    private static Run child(List<String> command, boolean time) throws IOException, InterruptedException {
-        Path rss = Files.createTempFile("guard-bench-", ".rss");
-        List<String> cmd = new java.util.ArrayList<>();
-        if (time) {
-            cmd.addAll(List.of("/usr/bin/time", "-o", rss.toString(), "-f", "%M"));
-        }
-        cmd.addAll(command);
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        long t0 = System.nanoTime();
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        int exit = p.waitFor();
-        double seconds = (System.nanoTime() - t0) / 1e9;
-        long peakKb = -1;
-        if (time) {
-            String t = Files.readString(rss).strip();
-            peakKb = Long.parseLong(t.substring(t.lastIndexOf('\n') + 1).strip());
-        }
-        Files.deleteIfExists(rss);
-        if (exit != 0 && !(command.get(0).equals("grep") && exit == 1)) {
-            throw new IllegalStateException(String.join(" ", command) + " exited " + exit + ":\n" + out);
-        }
-        return new Run(seconds, peakKb, out);
-    }
-
-    private static double median(double[] v) {
-        double[] s = v.clone();
-        java.util.Arrays.sort(s);
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+                ChildRun.median(ratio), ChildRun.median(reference));
     }
 
     /** Writes a compose capture of about {@code target} bytes; returns its size. */
