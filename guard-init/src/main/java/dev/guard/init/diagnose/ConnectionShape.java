@@ -216,7 +216,8 @@ final class ConnectionShape implements LineParser {
     static String[] target(String t, Words.Found w) {
         String[] web = null;
         Matcher m = URL.matcher(t);
-        while (w.has(Word.SCHEME_SEPARATOR) && m.find()) {
+        boolean scheme = w.has(Word.SCHEME_SEPARATOR);
+        while (scheme && m.find()) {
             if (plausible(m.group(1))) {
                 boolean http = m.group().regionMatches(true, 0, "http", 0, 4);
                 if (!http) {
@@ -258,7 +259,8 @@ final class ConnectionShape implements LineParser {
         m = BARE_IPV6.matcher(t);
         int second = t.indexOf(':', t.indexOf(':') + 1);
         // two groups ending in a colon, then the port's
-        while (second > 0 && t.indexOf(':', second + 1) > 0 && m.find()) {
+        boolean threeColons = second > 0 && t.indexOf(':', second + 1) > 0;
+        while (threeColons && m.find()) {
             String a = m.group(1);
             if ((a.contains("::") || a.chars().filter(c -> c == ':').count() == 7) && Loopback.isIpLiteral(a)) {
                 return new String[] {a, m.group(2)};
@@ -266,7 +268,8 @@ final class ConnectionShape implements LineParser {
         }
         String[] ip = null;
         m = HOST_PORT.matcher(t);
-        while (colonDigit(t) && m.find()) {
+        boolean port = colonDigit(t);
+        while (port && m.find()) {
             String h = m.group(1);
             if (!plausible(h)) {
                 continue;
