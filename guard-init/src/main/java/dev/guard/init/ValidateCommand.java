@@ -82,7 +82,8 @@ final class ValidateCommand implements Callable<Integer> {
             + "(default: off, nothing is fetched; $GUARD_SCHEMA_NETWORK_REFS, guard.schema-network-refs)")
     boolean networkRefs;
 
-    @Option(names = "--draft", paramLabel = "4|6|7", description = "the draft of a schema without $schema (default: 7)")
+    @Option(names = "--draft", paramLabel = "4|6|7|2019-09|2020-12",
+            description = "the draft of a schema without $schema (default: 7); a schema's own $schema decides otherwise")
     String draft;
 
     @Parameters(paramLabel = "PAYLOAD", arity = "0..*", description = "'-', inline JSON, or a file (see above)")
@@ -157,7 +158,8 @@ final class ValidateCommand implements Callable<Integer> {
         if (draft != null) {
             Optional<Draft> d = Draft.parse(draft);
             if (d.isEmpty()) {
-                err.println("guard-init validate: --draft " + draft + " is not a draft guard validates with. Action: give 4, 6 or 7");
+                err.println("guard-init validate: --draft " + draft + " is not a draft guard validates with. Action: give "
+                        + Draft.spellings());
                 return ExitCodes.USAGE;
             }
             fallback = d.get();

@@ -164,6 +164,22 @@ class ValidateCommandTest {
                 "in draft 7 exclusiveMaximum must be a number: the schema is refused");
         Cli.Result nine = Cli.run(Map.of(), "validate", "--draft", "9", "--schema", d4.toString(), "{}");
         assertEquals(ExitCodes.USAGE, nine.code(), nine.toString());
+        assertTrue(nine.err().contains("2019-09 or 2020-12"), nine.toString());
+
+        // --draft 2020-12: prefixItems, unevaluatedProperties and dependentRequired apply to a schema without $schema
+        Path tuple = Files.writeString(dir.resolve("tuple.json"), "{\"type\": \"object\", \"properties\": {\"t\": {\"prefixItems\": "
+                + "[{\"type\": \"string\"}], \"items\": false}, \"a\": {}}, \"dependentRequired\": {\"a\": [\"t\"]}, "
+                + "\"unevaluatedProperties\": false}");
+        String good = "{\"t\": [\"x\"], \"a\": 1}";
+        assertEquals(0, Cli.run(Map.of(), "validate", "--draft", "2020-12", "--schema", tuple.toString(), good).code());
+        for (String bad : new String[] {"{\"t\": [\"x\", 1]}", "{\"a\": 1}", "{\"t\": [\"x\"], \"b\": 1}"}) {
+            Cli.Result r = Cli.run(Map.of(), "validate", "--draft", "2020-12", "--schema", tuple.toString(), bad);
+            assertEquals(ExitCodes.DATA_ERROR, r.code(), bad + ": " + r);
+        }
+        String extra = "{\"t\": [], \"b\": 1}";
+        assertEquals(ExitCodes.DATA_ERROR, Cli.run(Map.of(), "validate", "--draft", "2020-12", "--schema", tuple.toString(), extra).code());
+        Cli.Result asDraft7 = Cli.run(Map.of(), "validate", "--schema", tuple.toString(), extra);
+        assertEquals(0, asDraft7.code(), "draft-07 knows no unevaluatedProperties: " + asDraft7);
         Path yes = Files.writeString(dir.resolve("anything.json"), "true");
         Path no = Files.writeString(dir.resolve("nothing.json"), " false ");
         assertEquals(0, Cli.run(Map.of(), "validate", "--schema", yes.toString(), "{\"a\": 1}", "[]").code());

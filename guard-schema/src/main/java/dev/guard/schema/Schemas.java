@@ -1,9 +1,10 @@
 package dev.guard.schema;
 
 import dev.guard.GuardLog;
+import dev.guard.schema.internal.Compiled;
 import dev.guard.schema.internal.Formats;
 import dev.guard.schema.internal.Json;
-import dev.guard.schema.internal.RenameHints;
+import dev.guard.schema.internal.MetaSchemas;
 import dev.guard.schema.internal.SchemaCompiler;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,9 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.everit.json.schema.Schema;
-import org.everit.json.schema.ValidationException;
-import org.everit.json.schema.Validator;
 import org.json.JSONObject;
 import org.slf4j.Logger;
 
@@ -51,10 +49,8 @@ public final class Schemas {
     public static final int MAX_DEPTH_LIMIT = 512;
 
     private static final Logger LOG = GuardLog.logger(Schemas.class);
-    /** Stateless and thread-safe; Schema.validate would build a new one per call. */
-    private static final Validator VALIDATOR = Validator.builder().build();
 
-    private record Entry(String jobType, String schemaId, String source, Schema schema) {}
+    private record Entry(String jobType, String schemaId, String source, Compiled schema) {}
 
     private final Map<String, Entry> byType;
     private final Json json;
@@ -110,10 +106,16 @@ public final class Schemas {
         return e == null ? null : e.schemaId();
     }
 
-    /** The compiled schema of a job type (cached); null when not registered. Not API: everit stays inside guard. */
-    Schema schema(String jobType) {
+    /** The compiled schema of a job type (cached); null when not registered. Not API: the engines stay inside guard. */
+    Compiled schema(String jobType) {
         Entry e = byType.get(jobType);
         return e == null ? null : e.schema();
+    }
+
+    /** The draft a job type's schema is validated with; null when the job type is not registered. */
+    public Draft draft(String jobType) {
+        Entry e = byType.get(jobType);
+        return e == null ? null : e.schema().draft();
     }
 
     /** The payload size limit in bytes. */
@@ -177,34 +179,16 @@ public final class Schemas {
         }
         Object value = ((Json.Value) read).value();
         try {
-            VALIDATOR.performValidation(e.schema(), value);
-            return new Accepted(e.schemaId(), new Payload(value));
-        } catch (ValidationException ve) {
-            List<SchemaViolation> violations = new ArrayList<>();
-            collect(ve, violations);
-            List<String> hints;
-            try {
-                hints = RenameHints.hints(e.schema(), value, violations);
-            } catch (RuntimeException hintFailure) {
-                hints = List.of();
+            Compiled.Rejection r = e.schema().check(value);
+            if (r == null) {
+                return new Accepted(e.schemaId(), new Payload(value));
             }
-            return new Invalid(e.schemaId(), violations, hints);
+            return new Invalid(e.schemaId(), r.violations(), r.hints());
         } catch (RuntimeException | StackOverflowError other) {
-            // everit itself failed on this value (e.g. a pathological regex); the payload is still rejected, loudly
+            // the engine itself failed on this value (e.g. a pathological regex); the payload is still rejected, loudly
             return new Malformed(e.schemaId(), Malformed.Kind.VALIDATOR_FAILED, "validator failed on this payload: "
                     + other.getClass().getSimpleName() + (other.getMessage() == null ? "" : ": " + other.getMessage())
                     + (other instanceof StackOverflowError ? " (a schema pattern recursing on a very long string?)" : ""));
-        }
-    }
-
-    private static void collect(ValidationException ve, List<SchemaViolation> out) {
-        if (ve.getCausingExceptions().isEmpty()) {
-            String keyword = ve.getKeyword() == null ? "schema" : ve.getKeyword();
-            out.add(new SchemaViolation(ve.getPointerToViolation(), keyword, ve.getErrorMessage()));
-            return;
-        }
-        for (ValidationException cause : ve.getCausingExceptions()) {
-            collect(cause, out);
         }
     }
 
@@ -422,12 +406,15 @@ public final class Schemas {
             return value;
         }
 
-        private Optional<Draft> draft(String what, String description, Object json, List<String> problems) {
-            Optional<Draft> d = SchemaCompiler.draftOf(json, defaultDraft);
+        private Optional<Draft> draft(String what, String description, Object json, Map<URI, SchemaCompiler.Document> registered,
+                                      List<String> problems) {
+            Optional<Draft> d = SchemaCompiler.draftOf(json, defaultDraft, registered);
             if (d.isEmpty()) {
                 problems.add(what + ": " + description + " declares \"$schema\": \"" + ((JSONObject) json).opt("$schema")
-                        + "\"; guard validates draft-04, draft-06 and draft-07 only (http://json-schema.org/draft-07/schema#). "
-                        + "Action: declare one of those, or remove $schema to use the default draft (" + defaultDraft.number() + ")");
+                        + "\"; guard validates draft-04, draft-06, draft-07, 2019-09 and 2020-12 (" + Draft.DRAFT_2020_12.metaSchema()
+                        + ", " + Draft.DRAFT_7.metaSchema() + ", ...). Action: declare one of those, or remove $schema to use the "
+                        + "default draft (" + defaultDraft.label() + "); a meta-schema of your own (a 2019-09 or 2020-12 "
+                        + "dialect) is used when registered for that URI (refFromFile/refFromJson, --ref URI=FILE)");
             }
             return d;
         }
@@ -435,13 +422,16 @@ public final class Schemas {
         /** The registered ref documents by URI; problems for those that cannot be read. */
         private Map<URI, SchemaCompiler.Document> refDocuments(Json reader, List<String> problems) {
             Map<URI, SchemaCompiler.Document> out = new LinkedHashMap<>();
+            Map<URI, SchemaCompiler.Document> metaSchemas = MetaSchemas.documents(reader);
             for (RefSource r : refSources) {
                 String what = "referenced schema " + r.description();
                 Object json = document(what, r.description(), r.loader(), reader, problems);
                 if (json == null) {
                     continue;
                 }
-                Optional<Draft> d = draft(what, r.description(), json, problems);
+                Map<URI, SchemaCompiler.Document> known = new LinkedHashMap<>(metaSchemas);
+                known.putAll(out);
+                Optional<Draft> d = draft(what, r.description(), json, known, problems);
                 if (d.isEmpty()) {
                     continue;
                 }
@@ -464,6 +454,8 @@ public final class Schemas {
                     }
                 }
             }
+            // the drafts' meta-schemas, for $refs to them, unless a copy was registered for that URI
+            metaSchemas.forEach(out::putIfAbsent);
             return out;
         }
 
@@ -482,8 +474,8 @@ public final class Schemas {
             if (sources.isEmpty()) {
                 problems.add("no schema registered; register one per job type with fromClasspath(jobType, path) or fromFile(jobType, path)");
             }
-            SchemaCompiler compiler = new SchemaCompiler(refDocuments(schemaReader, problems), networkRefs,
-                    everitFormats ? List.of() : Formats.validators());
+            Map<URI, SchemaCompiler.Document> registered = refDocuments(schemaReader, problems);
+            SchemaCompiler compiler = new SchemaCompiler(registered, networkRefs, everitFormats ? List.of() : Formats.validators());
             for (Source s : sources) {
                 String what = "job type '" + s.jobType() + "'";
                 if (byType.containsKey(s.jobType())) {
@@ -495,7 +487,7 @@ public final class Schemas {
                 if (json == null) {
                     continue;
                 }
-                Optional<Draft> draft = draft(what, s.description(), json, problems);
+                Optional<Draft> draft = draft(what, s.description(), json, registered, problems);
                 if (draft.isEmpty()) {
                     continue;
                 }
@@ -503,7 +495,7 @@ public final class Schemas {
                 SchemaCompiler.Result compiled = compiler.compile(json, draft.get(), s.retrieval());
                 if (compiled.schema() == null) {
                     compiled.problems().forEach(p -> problems.add(what + ": " + s.description()
-                            + " is not a valid JSON Schema (draft-0" + draft.get().number() + "): " + p));
+                            + " is not a valid JSON Schema (" + draft.get().label() + "): " + p));
                     continue;
                 }
                 byType.put(s.jobType(), new Entry(s.jobType(), id.isBlank() ? s.jobType() : id, s.description(), compiled.schema()));

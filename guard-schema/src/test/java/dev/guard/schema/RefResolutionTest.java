@@ -1,6 +1,7 @@
 package dev.guard.schema;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -169,9 +170,15 @@ class RefResolutionTest {
     }
 
     @Test
-    void aPointerEndingInAnEmptyTokenIsRefusedNotMisread() {
+    void aPointerEndingInAnEmptyTokenIsResolvedAsRfc6901SaysOrRefusedNotMisread() {
+        // everit alone would drop the last token and validate against definitions/"" (an object without "type")
+        Schemas s = Schemas.builder().fromJson("t",
+                "{\"definitions\": {\"\": {\"definitions\": {\"\": {\"type\": \"number\"}}}}, \"allOf\": [{\"$ref\": \"#/definitions//definitions/\"}]}")
+                .build();
+        assertTrue(s.validate("t", "1").accepted());
+        assertFalse(s.validate("t", "\"a\"").accepted(), "the number schema two empty tokens down");
         SchemaSelfTestException e = refused(Schemas.builder().fromJson("t",
-                "{\"definitions\": {\"\": {\"definitions\": {\"\": {\"type\": \"number\"}}}}, \"allOf\": [{\"$ref\": \"#/definitions//definitions/\"}]}"));
+                "{\"definitions\": {\"\": {\"$ref\": \"#/definitions/a\"}, \"a\": {}}, \"allOf\": [{\"$ref\": \"#/definitions/\"}]}"));
         assertTrue(e.getMessage().contains("at #/allOf/0/$ref: a JSON pointer ending in an empty token"), e.getMessage());
     }
 

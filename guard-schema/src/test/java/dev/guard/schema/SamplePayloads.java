@@ -17,6 +17,24 @@ public final class SamplePayloads {
                 .build();
     }
 
+    /**
+     * The send-email schema as a 2020-12 one ({@code $schema} replaced), for the networknt path: the same
+     * keywords, but {@code format} is an annotation in 2020-12, so its two formats are not checked there.
+     */
+    public static Schemas schemas2020() {
+        String text;
+        try (java.io.InputStream in = SamplePayloads.class.getClassLoader().getResourceAsStream("schemas/send-email.json")) {
+            text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return Schemas.builder()
+                .fromJson("send-email", text.replace("http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2020-12/schema")
+                        .replace("\"definitions\"", "\"$defs\"").replace("#/definitions/", "#/$defs/"))
+                .example("send-email", valid("j-example"))
+                .build();
+    }
+
     /** A valid send-email job of about 1 KB. */
     public static String valid(String jobId) {
         return "{\"job_id\":\"" + jobId + "\",\"type\":\"send-email\",\"created_at\":\"2026-11-30T09:15:02.123Z\","

@@ -114,16 +114,22 @@ class StandardSemanticsTest {
         assertTrue(accepts(d7, "4.9") && !accepts(d7, "5"));
 
         SchemaSelfTestException e = assertThrows(SchemaSelfTestException.class,
-                () -> one("{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\", \"type\": \"object\"}"));
-        assertTrue(e.getMessage().contains("guard validates draft-04, draft-06 and draft-07 only")
-                && e.getMessage().contains("2020-12"), e.getMessage());
+                () -> one("{\"$schema\": \"https://example.com/our-own-meta-schema\", \"type\": \"object\"}"));
+        assertTrue(e.getMessage().contains("guard validates draft-04, draft-06, draft-07, 2019-09 and 2020-12")
+                && e.getMessage().contains("our-own-meta-schema"), e.getMessage());
     }
 
     @Test
     void aPatternJavaCannotCompileIsRefusedAtBootWithItsPointer() {
         SchemaSelfTestException e = assertThrows(SchemaSelfTestException.class,
-                () -> one("{\"properties\": {\"name\": {\"pattern\": \"^\\\\p{Letter}+$\"}}}"));
+                () -> one("{\"properties\": {\"name\": {\"pattern\": \"^\\\\p{Script_Extensions=Greek}+$\"}}}"));
         assertTrue(e.getMessage().contains("at #/properties/name/pattern cannot be compiled by java.util.regex"), e.getMessage());
+        // Unicode property names and code points beyond four hex digits, as ECMA 262 writes them, are translated
+        Schemas letters = one("{\"properties\": {\"name\": {\"pattern\": \"^[\\\\p{Letter}\\\\p{gc=Nd}]+\\\\u{1F600}?$\"}}}");
+        assertTrue(accepts(letters, "{\"name\": \"\u00e9l\u00e8ve2\"}") && accepts(letters, "{\"name\": \"a\ud83d\ude00\"}"));
+        assertTrue(!accepts(letters, "{\"name\": \"a-b\"}"));
+        Schemas greek = one("{\"pattern\": \"^\\\\p{Script=Greek}+$\"}");
+        assertTrue(accepts(greek, "\"\u03b1\u03b2\"") && !accepts(greek, "\"ab\""));
         SchemaSelfTestException pp = assertThrows(SchemaSelfTestException.class,
                 () -> one("{\"patternProperties\": {\"([a-z\": {}}}"));
         assertTrue(pp.getMessage().contains("at #/patternProperties/([a-z"), pp.getMessage());

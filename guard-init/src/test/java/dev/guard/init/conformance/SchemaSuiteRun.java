@@ -26,13 +26,15 @@ import java.util.stream.Stream;
  * user would run it: each test group's schema is written to a file, its test payloads to a JSON Lines
  * file, and the CLI runs in this JVM with {@code --json}; each payload's verdict is compared with the
  * suite's {@code valid}. The suite's remote schemas ({@code remotes/}, which the suite says are served
- * at {@code http://localhost:1234/}) are registered with {@code --ref URI=FILE}, never fetched (but for
- * those of drafts 2019-09 and later).
+ * at {@code http://localhost:1234/}) are registered with {@code --ref URI=FILE}, never fetched: the
+ * top-level ones for every draft, and those under {@code remotes/draft2019-09/} or {@code draft2020-12/}
+ * for that draft's run only (their {@code $id}s repeat across the two).
  *
  * <p>Not a test: the suite is not part of this repository (we do not copy it). Get it with
  * {@code git clone https://github.com/json-schema-org/JSON-Schema-Test-Suite}, then
  * {@code java -cp guard-init/target/test-classes:guard-init/target/guard-init.jar
- * dev.guard.init.conformance.SchemaSuiteRun SUITE_DIR [draft4 draft6 draft7] [--optional] [--list]}.
+ * dev.guard.init.conformance.SchemaSuiteRun SUITE_DIR [draft4 draft6 draft7 draft2019-09 draft2020-12] [--optional]
+ * [--list]} (all five when none is named; CONTRIBUTING.md, "The JSON Schema Test Suite").
  * Prints, per draft: tests, right verdicts, wrong ones (a valid payload rejected, an invalid one
  * accepted), schemas refused at boot (exit 78: a documented limit) and crashes (any other exit code).
  */
@@ -72,7 +74,7 @@ public final class SchemaSuiteRun {
     public static void main(String[] args) throws IOException {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error"); // the self-test's "no example" warnings
         if (args.length == 0) {
-            System.err.println("usage: SchemaSuiteRun SUITE_DIR [draft4 draft6 draft7] [--optional] [--list] [--only FILE_SUBSTRING]");
+            System.err.println("usage: SchemaSuiteRun SUITE_DIR [draft4 draft6 draft7 draft2019-09 draft2020-12] [--optional] [--list] [--only FILE_SUBSTRING]");
             System.exit(64);
         }
         Path suite = Path.of(args[0]);
@@ -89,14 +91,13 @@ public final class SchemaSuiteRun {
             }
         }
         if (drafts.isEmpty()) {
-            drafts = List.of("draft4", "draft6", "draft7");
+            drafts = List.of("draft4", "draft6", "draft7", "draft2019-09", "draft2020-12");
         }
         if (!Files.isDirectory(suite.resolve("tests")) || !Files.isDirectory(suite.resolve("remotes"))) {
             System.err.println(suite + " is not a JSON-Schema-Test-Suite checkout (no tests/ and remotes/). Action: "
                     + "git clone https://github.com/json-schema-org/JSON-Schema-Test-Suite and pass its directory");
             System.exit(66);
         }
-        List<String> refArgs = remotes(suite.resolve("remotes"));
         Path work = Files.createTempDirectory("guard-suite");
         for (String draft : drafts) {
             Path dir = suite.resolve("tests").resolve(draft);
@@ -107,6 +108,7 @@ public final class SchemaSuiteRun {
                         .filter(p -> withOptional || !dir.relativize(p).toString().startsWith("optional"))
                         .sorted().toList();
             }
+            List<String> refArgs = remotes(suite.resolve("remotes"), draft);
             Tally total = new Tally();
             Map<String, Tally> byFile = new TreeMap<>();
             for (Path f : files) {
@@ -130,13 +132,19 @@ public final class SchemaSuiteRun {
         }
     }
 
-    /** {@code --ref http://localhost:1234/<path>=<file>} for every file under remotes/. */
-    static List<String> remotes(Path remotes) throws IOException {
+    /**
+     * {@code --ref http://localhost:1234/<path>=<file>} for every file under remotes/ but the folders of
+     * other drafts ({@code draft2019-09/} for the 2019-09 run only, {@code draft2020-12/} for 2020-12,
+     * never {@code draft-next/} or {@code v1/}).
+     */
+    static List<String> remotes(Path remotes, String draft) throws IOException {
         List<String> out = new ArrayList<>();
         try (Stream<Path> s = Files.walk(remotes)) {
-            // the folders of later drafts hold 2019-09 / 2020-12 schemas, which guard does not validate with
             for (Path p : s.filter(x -> x.toString().endsWith(".json"))
-                    .filter(x -> !remotes.relativize(x).toString().matches("(draft20|draft-next|v1/).*")).sorted().toList()) {
+                    .filter(x -> {
+                        String rel = remotes.relativize(x).toString().replace('\\', '/');
+                        return rel.startsWith(draft + "/") || !rel.matches("(draft20|draft-next|v1/).*");
+                    }).sorted().toList()) {
                 out.add("--ref");
                 out.add("http://localhost:1234/" + remotes.relativize(p).toString().replace('\\', '/') + "=" + p);
             }

@@ -30,40 +30,78 @@ public final class RenameHints {
 
     private RenameHints() {}
 
+    /** What the schema says of the object at an instance pointer: the properties it declares and requires. */
+    public record Declared(Set<String> properties, Set<String> required) {}
+
+    /** The schema, read for hints: what it declares for the object at an instance pointer ({@code "#/a/b"}). */
+    @FunctionalInterface
+    public interface Shape {
+        Declared at(String pointer);
+    }
+
+    /** What a violation tells the hints: a required property missing, or a value of another type. */
+    public sealed interface Fact permits Missing, WrongType {}
+
+    /** {@code name} is required in the object at {@code pointer} and absent. */
+    public record Missing(String pointer, String name) implements Fact {}
+
+    /** The value at {@code pointer} is not of {@code expected} (a JSON type name, or several joined by " or "). */
+    public record WrongType(String pointer, String expected) implements Fact {}
+
+    /** Hints for everit's violations (drafts 4 to 7): the facts read from its messages, the shape from its schema. */
     public static List<String> hints(Schema root, Object payload, List<SchemaViolation> violations) {
-        Set<String> out = new LinkedHashSet<>();
+        List<Fact> facts = new ArrayList<>();
         for (SchemaViolation v : violations) {
             if ("required".equals(v.keyword())) {
                 Matcher m = REQUIRED.matcher(v.message());
                 if (m.find()) {
-                    String hint = requiredHint(root, payload, v.pointer(), m.group(1));
-                    if (hint != null) {
-                        out.add(hint);
-                    }
+                    facts.add(new Missing(v.pointer(), m.group(1)));
                 }
             } else if ("type".equals(v.keyword())) {
                 Matcher m = TYPE.matcher(v.message());
                 if (m.find()) {
-                    String expected = jsonType(m.group(1));
-                    String found = Json.typeName(Json.at(payload, v.pointer()));
-                    out.add(name(v.pointer()) + ": expected " + expected + ", found " + found
-                            + ": type changed by the producer?");
+                    facts.add(new WrongType(v.pointer(), jsonType(m.group(1))));
                 }
+            }
+        }
+        return hints(pointer -> everitShape(root, pointer), payload, facts);
+    }
+
+    /** Hints for any engine's facts, read against the schema's shape. */
+    public static List<String> hints(Shape shape, Object payload, List<Fact> facts) {
+        Set<String> out = new LinkedHashSet<>();
+        for (Fact f : facts) {
+            if (f instanceof Missing m) {
+                String hint = requiredHint(shape, payload, m.pointer(), m.name());
+                if (hint != null) {
+                    out.add(hint);
+                }
+            } else if (f instanceof WrongType t) {
+                String found = Json.typeName(Json.at(payload, t.pointer()));
+                out.add(name(t.pointer()) + ": expected " + t.expected() + ", found " + found
+                        + ": type changed by the producer?");
             }
         }
         return new ArrayList<>(out);
     }
 
-    private static String requiredHint(Schema root, Object payload, String pointer, String missing) {
-        if (!(Json.at(payload, pointer) instanceof JSONObject obj)) {
-            return null;
-        }
+    private static Declared everitShape(Schema root, String pointer) {
         Set<String> declared = new HashSet<>();
         Set<String> required = new HashSet<>();
         for (ObjectSchema os : objectSchemasAt(root, pointer)) {
             declared.addAll(os.getPropertySchemas().keySet());
             required.addAll(os.getRequiredProperties());
         }
+        return new Declared(declared, required);
+    }
+
+    private static String requiredHint(Shape shape, Object payload, String pointer, String missing) {
+        if (!(Json.at(payload, pointer) instanceof JSONObject obj)) {
+            return null;
+        }
+        Declared d = shape.at(pointer);
+        Set<String> declared = d.properties();
+        Set<String> required = d.required();
         List<String> unexpected = new ArrayList<>();
         for (String key : obj.keySet()) {
             if (!declared.contains(key) && !required.contains(key)) {

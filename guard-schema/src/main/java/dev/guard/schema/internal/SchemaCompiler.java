@@ -41,7 +41,7 @@ public final class SchemaCompiler {
     public record Document(String description, Draft draft, Object json) {}
 
     /** What compiling gave: a schema, or the problems found (each one sentence). */
-    public record Result(Schema schema, List<String> problems) {}
+    public record Result(Compiled schema, List<String> problems) {}
 
     private final Map<URI, Document> registered;
     private final boolean network;
@@ -72,8 +72,26 @@ public final class SchemaCompiler {
      * @return empty when {@code $schema} names a meta-schema guard does not validate with
      */
     public static Optional<Draft> draftOf(Object json, Draft fallback) {
+        return draftOf(json, fallback, Map.of());
+    }
+
+    /**
+     * The draft of a document, where {@code $schema} may also name a registered meta-schema of one's own
+     * (a dialect: in 2019-09 and 2020-12 its {@code $vocabulary} says which keywords apply): the draft is
+     * then that meta-schema's own.
+     */
+    public static Optional<Draft> draftOf(Object json, Draft fallback, Map<URI, Document> registered) {
         if (json instanceof JSONObject o && o.opt("$schema") instanceof String ms) {
-            return Draft.ofMetaSchema(ms);
+            Optional<Draft> known = Draft.ofMetaSchema(ms);
+            if (known.isPresent()) {
+                return known;
+            }
+            try {
+                Document meta = registered.get(SchemaTree.withoutFragment(new URI(ms.strip())));
+                return meta == null ? Optional.empty() : Optional.of(meta.draft());
+            } catch (java.net.URISyntaxException e) {
+                return Optional.empty();
+            }
         }
         return Optional.of(fallback);
     }
@@ -115,10 +133,21 @@ public final class SchemaCompiler {
         if (base != null) {
             byUri.put(base, root);
         }
-        checkRefs(tree, base, root, byUri, fragmentIds, problems);
+        Map<String, Object> emptyTokenRefs = new LinkedHashMap<>();
+        checkRefs(tree, base, root, byUri, fragmentIds, draft, emptyTokenRefs, problems);
         checkRegexes(tree, problems);
         if (!problems.isEmpty()) {
             return new Result(null, problems);
+        }
+        if (!draft.legacy()) {
+            return compileNetworknt(root, draft, base, byUri, problems);
+        }
+        // everit drops a pointer's last empty token: such a reference is pointed at its target, registered whole
+        int n = 0;
+        for (Map.Entry<String, Object> e : emptyTokenRefs.entrySet()) {
+            URI urn = URI.create("urn:guard:empty-token-ref:" + (++n));
+            ((JSONObject) Json.at(root, e.getKey())).put("$ref", urn.toString());
+            byUri.put(urn, e.getValue());
         }
         stripMetaSchema(root);
         try {
@@ -145,12 +174,68 @@ public final class SchemaCompiler {
                 }
             }
             Schema schema = b.schemaJson(root).build().load().build();
-            return new Result(schema, List.of());
+            return new Result(new EveritCompiled(schema, draft), List.of());
         } catch (org.everit.json.schema.SchemaException e) {
             problems.add(e.getMessage()); // "#/properties/a: unknown type: [objekt]": pointer and reason
             return new Result(null, problems);
         } catch (RuntimeException | StackOverflowError e) {
             problems.add("everit failed loading it: " + describe(e));
+            return new Result(null, problems);
+        }
+    }
+
+    /**
+     * 2019-09 and 2020-12: networknt's validator, reading documents only from what guard hands it (this
+     * schema, the registered ones, the bundled meta-schemas) and from the network only when allowed, with
+     * guard's timeouts; every reference is loaded now, at boot, not on the first payload.
+     */
+    private Result compileNetworknt(Object root, Draft draft, URI base, Map<URI, Object> byUri, List<String> problems) {
+        try {
+            Map<URI, String> texts = new LinkedHashMap<>();
+            byUri.forEach((uri, json) -> {
+                String text = json instanceof JSONObject o ? o.toString() : String.valueOf(json);
+                texts.put(uri, text);
+                URI other = otherFileForm(uri);
+                if (other != null) {
+                    texts.putIfAbsent(other, text);
+                }
+            });
+            Client client = new Client(network);
+            com.networknt.schema.resource.ResourceLoader loader = iri -> {
+                URI u;
+                try {
+                    u = URI.create(iri.toString());
+                } catch (IllegalArgumentException e) {
+                    return null;
+                }
+                String text = texts.get(u);
+                if (text != null) {
+                    return () -> new ByteArrayInputStream(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                }
+                if (network && isHttp(u)) {
+                    return () -> client.get(u.toString());
+                }
+                return null;
+            };
+            com.networknt.schema.SchemaRegistry registry = com.networknt.schema.SchemaRegistry.withDefaultDialect(
+                    draft == Draft.DRAFT_2019_09 ? com.networknt.schema.SpecificationVersion.DRAFT_2019_09
+                            : com.networknt.schema.SpecificationVersion.DRAFT_2020_12,
+                    b -> b.schemaLoader(l -> l.resourceLoaders(r -> r.add(loader)))
+                            .schemaRegistryConfig(com.networknt.schema.SchemaRegistryConfig.builder()
+                                    .regularExpressionFactory(EcmaRegex.networknt())
+                                    .build()));
+            com.fasterxml.jackson.databind.JsonNode node = JsonNodes.of(root);
+            if (node instanceof com.fasterxml.jackson.databind.node.ObjectNode o && o.has("$schema")
+                    && Draft.ofMetaSchema(o.get("$schema").asText()).isPresent()) {
+                o.put("$schema", draft.metaSchema()); // "http://", a trailing "#": the spellings guard accepts, as networknt knows them
+            }
+            com.networknt.schema.Schema schema = base != null
+                    ? registry.getSchema(com.networknt.schema.SchemaLocation.of(base.toString()), node)
+                    : registry.getSchema(node);
+            schema.initializeValidators();
+            return new Result(new NetworkntCompiled(schema, draft, new DocumentShape(root, base, byUri)), List.of());
+        } catch (RuntimeException | StackOverflowError e) {
+            problems.add("networknt's validator failed loading it: " + describe(e));
             return new Result(null, problems);
         }
     }
@@ -167,7 +252,8 @@ public final class SchemaCompiler {
 
     /** Every reference of the root and of every registered document it reaches must lead somewhere. */
     private void checkRefs(SchemaTree rootTree, URI base, Object root, Map<URI, Object> byUri,
-                           Map<URI, Object> fragmentIds, List<String> problems) {
+                           Map<URI, Object> fragmentIds, Draft draft, Map<String, Object> emptyTokenRefs,
+                           List<String> problems) {
         Deque<SchemaTree> todo = new ArrayDeque<>();
         Set<URI> walked = new HashSet<>();
         todo.add(rootTree);
@@ -215,10 +301,18 @@ public final class SchemaCompiler {
                     }
                     continue;
                 }
-                if (fragment.endsWith("/")) {
-                    problems.add(at + ": a JSON pointer ending in an empty token (a property named \"\") is not "
-                            + "supported (everit drops the last token and would validate against the wrong subschema). "
-                            + "Action: rename the empty property");
+                if (fragment.endsWith("/") && draft.legacy()) {
+                    Object pointed = SchemaTree.follow(target, fragment);
+                    String holder = ref.pointer().substring(0, ref.pointer().length() - "/$ref".length());
+                    if (where.isEmpty() && pointed instanceof JSONObject && selfContained(pointed, 0)
+                            && Json.at(root, holder) instanceof JSONObject) {
+                        emptyTokenRefs.put(holder, pointed); // RFC 6901: the property named "", registered whole for everit
+                        continue;
+                    }
+                    problems.add(at + ": a JSON pointer ending in an empty token (a property named \"\") is supported "
+                            + "in drafts 4 to 7 only when it is in the schema itself and leads to a subschema without "
+                            + "references or ids of its own (everit drops the last token; guard registers such a target "
+                            + "whole instead). Action: rename the empty property, or declare 2019-09 or 2020-12");
                     continue;
                 }
                 if (SchemaTree.follow(target, fragment) == null) {
@@ -227,6 +321,28 @@ public final class SchemaCompiler {
             }
             where = " (in a registered schema)";
         }
+    }
+
+    /** Whether a subschema holds no reference and no id anywhere (so it means the same wherever it is registered). */
+    private static boolean selfContained(Object node, int depth) {
+        if (depth > 64) {
+            return false;
+        }
+        if (node instanceof JSONObject o) {
+            for (String key : o.keySet()) {
+                boolean reference = (key.equals("$ref") || key.equals("$id") || key.equals("id")) && o.opt(key) instanceof String;
+                if (reference || !selfContained(o.opt(key), depth + 1)) {
+                    return false;
+                }
+            }
+        } else if (node instanceof org.json.JSONArray a) {
+            for (int i = 0; i < a.length(); i++) {
+                if (!selfContained(a.opt(i), depth + 1)) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** everit compiles patterns with java.util.regex; one that does not compile is named here, with its pointer. */
@@ -238,8 +354,8 @@ public final class SchemaCompiler {
                 String why = e instanceof java.util.regex.PatternSyntaxException pse ? pse.getDescription() : "too deeply nested";
                 problems.add("the regular expression \"" + shorten(r.regex()) + "\" at " + r.pointer() + " cannot be compiled by "
                         + "java.util.regex (" + why + "); guard runs ECMA 262 patterns on java.util.regex and translates $, \\s, \\S "
-                        + "and \\cx, but not Unicode property names (\\p{Letter} is \\p{L}) or \\u{...}. Action: rewrite it "
-                        + "in the common subset");
+                        + "\\cx, \\u{...} and Unicode property names (\\p{Letter}, \\p{Script=Greek}), but java.util.regex has no "
+                        + "Script_Extensions and fewer binary properties. Action: rewrite it in the common subset");
             }
         }
     }

@@ -19,10 +19,14 @@ import org.json.JSONObject;
  * {@code default}, property names under {@code properties}), are never read as schemas, so a property
  * named {@code $ref} or an {@code $id} inside an {@code enum} is not taken for a reference or an id.
  *
- * <p>Walking also corrects two things everit gets wrong, in the document before everit loads it: an
- * {@code $id} beside a {@code $ref} is removed (drafts 4 to 7 ignore every sibling of {@code $ref}),
- * and a fragment-only {@code $ref} inside a subschema with its own {@code $id} is made absolute (everit
- * would follow it from the document's root instead of from that subschema).
+ * <p>In drafts 4 to 7, walking also corrects two things everit gets wrong, in the document before
+ * everit loads it: an {@code $id} beside a {@code $ref} is removed (those drafts ignore every sibling of
+ * {@code $ref}), and a fragment-only {@code $ref} inside a subschema with its own {@code $id} is made
+ * absolute (everit would follow it from the document's root instead of from that subschema). In
+ * 2019-09 and 2020-12 the document is left as it is: {@code $ref} is a keyword like the others there
+ * (its siblings apply, an {@code $id} beside it changes the base it resolves against), names come from
+ * {@code $anchor} and {@code $dynamicAnchor}, and {@code $dynamicRef} / {@code $recursiveRef} are
+ * checked like {@code $ref} for where they first lead.
  */
 public final class SchemaTree {
 
@@ -39,6 +43,13 @@ public final class SchemaTree {
             "propertyNames", "if", "then", "else", "items");
     private static final Set<String> ARRAYS = Set.of("allOf", "anyOf", "oneOf", "items");
     private static final Set<String> MAPS = Set.of("properties", "patternProperties", "definitions", "dependencies");
+    /** 2019-09 and 2020-12 (their applicator, unevaluated and content vocabularies; {@code definitions} still read). */
+    private static final Set<String> SINGLE_2019 = Set.of("additionalItems", "additionalProperties", "not", "contains",
+            "propertyNames", "if", "then", "else", "items", "unevaluatedItems", "unevaluatedProperties", "contentSchema");
+    private static final Set<String> ARRAYS_2019 = Set.of("allOf", "anyOf", "oneOf", "items", "prefixItems");
+    private static final Set<String> MAPS_2019 = Set.of("properties", "patternProperties", "definitions", "$defs",
+            "dependentSchemas");
+    private static final List<String> REFS_2019 = List.of("$ref", "$dynamicRef", "$recursiveRef");
 
     private final Draft draft;
     private final List<Ref> refs = new ArrayList<>();
@@ -75,6 +86,10 @@ public final class SchemaTree {
 
     private void visit(Object node, URI base, String pointer, int depth) {
         if (!(node instanceof JSONObject o) || depth > 512) {
+            return;
+        }
+        if (!draft.legacy()) {
+            visit2019(o, base, pointer, depth);
             return;
         }
         Object ref = o.opt("$ref");
@@ -124,6 +139,66 @@ public final class SchemaTree {
                     visit(m.opt(name), here, at + "/" + escape(name), depth + 1);
                 }
             } else if (SINGLE.contains(key)) {
+                visit(child, here, at, depth + 1);
+            }
+        }
+    }
+
+    /** 2019-09 and later: the id first (it is the base of this subschema's references), then anchors and references. */
+    private void visit2019(JSONObject o, URI base, String pointer, int depth) {
+        URI here = base;
+        if (o.opt("$id") instanceof String id) {
+            try {
+                URI u = resolve(base, id);
+                if (u.getRawFragment() == null || u.getRawFragment().isEmpty()) {
+                    here = withoutFragment(u);
+                    resources.add(new Resource(here, pointer, o));
+                }
+            } catch (IllegalArgumentException e) {
+                // an id that is not a URI: the engine reports it when loading
+            }
+        }
+        for (String anchorKeyword : List.of("$anchor", "$dynamicAnchor")) {
+            if (o.opt(anchorKeyword) instanceof String anchor) {
+                try {
+                    resources.add(new Resource(resolve(here, "#" + anchor), pointer, o));
+                } catch (IllegalArgumentException e) {
+                    // not a valid anchor name: the engine reports it
+                }
+            }
+        }
+        for (String refKeyword : REFS_2019) {
+            if (o.opt(refKeyword) instanceof String r) {
+                URI resolved = null;
+                String problem = null;
+                try {
+                    resolved = resolve(here, r);
+                } catch (IllegalArgumentException e) {
+                    problem = e.getMessage();
+                }
+                refs.add(new Ref(pointer + "/" + escape(refKeyword), r, resolved, problem));
+            }
+        }
+        for (String key : o.keySet()) {
+            Object child = o.opt(key);
+            String at = pointer + "/" + escape(key);
+            if (key.equals("pattern") && child instanceof String regex) {
+                regexes.add(new Regex(at, regex));
+            }
+            if (key.equals("patternProperties") && child instanceof JSONObject pp) {
+                for (String regex : pp.keySet()) {
+                    regexes.add(new Regex(at + "/" + escape(regex), regex));
+                }
+            }
+            if (ARRAYS_2019.contains(key) && child instanceof JSONArray a) {
+                for (int i = 0; i < a.length(); i++) {
+                    visit(a.opt(i), here, at + "/" + i, depth + 1);
+                }
+            } else if (MAPS_2019.contains(key) && child instanceof JSONObject m) {
+                for (String name : m.keySet()) {
+                    visit(m.opt(name), here, at + "/" + escape(name), depth + 1);
+                }
+            } else if (SINGLE_2019.contains(key)) {
                 visit(child, here, at, depth + 1);
             }
         }

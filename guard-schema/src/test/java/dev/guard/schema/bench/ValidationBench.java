@@ -12,6 +12,7 @@ import dev.guard.schema.SourceInfo;
 import dev.guard.schema.deadletter.InMemoryDeadLetters;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -40,6 +41,7 @@ import org.json.JSONObject;
 public class ValidationBench {
 
     Schemas schemas;
+    Schemas schemas2020;
     byte[] valid;
     byte[] renamed;
     byte[] typeChanged;
@@ -51,6 +53,7 @@ public class ValidationBench {
     @Setup
     public void setUp() {
         schemas = SamplePayloads.schemas();
+        schemas2020 = SamplePayloads.schemas2020();
         valid = SamplePayloads.validBytes("j-bench-000001");
         renamed = SamplePayloads.renamed("j-bench-000001").getBytes(StandardCharsets.UTF_8);
         typeChanged = SamplePayloads.typeChanged(4242).getBytes(StandardCharsets.UTF_8);
@@ -59,7 +62,8 @@ public class ValidationBench {
         boundary = JobBoundary.builder().schemas(schemas).jobType("send-email").deadLetters(new InMemoryDeadLetters())
                 .consumer("bench").build();
         source = SourceInfo.kafka("jobs", 0, 1L);
-        if (!(schemas.validate("send-email", valid) instanceof Accepted)) {
+        if (!(schemas.validate("send-email", valid) instanceof Accepted) || !(schemas2020.validate("send-email", valid) instanceof Accepted)
+                || schemas2020.draft("send-email") != dev.guard.schema.Draft.DRAFT_2020_12) {
             throw new IllegalStateException("benchmark payload must be valid");
         }
     }
@@ -98,6 +102,18 @@ public class ValidationBench {
     @Benchmark
     public Verdict validateInvalidTypeChanged() {
         return schemas.validate("send-email", typeChanged);
+    }
+
+    /** Parse + validate a valid payload against the same schema declared 2020-12 (networknt): Accepted. */
+    @Benchmark
+    public Verdict validateValid2020() {
+        return schemas2020.validate("send-email", valid);
+    }
+
+    /** Parse + validate the renamed payload against the 2020-12 schema: Invalid with a rename hint. */
+    @Benchmark
+    public Verdict validateInvalidRenamed2020() {
+        return schemas2020.validate("send-email", renamed);
     }
 
     /** The whole boundary for a valid payload: parse, validate, id, ledger, no-op handler. */
@@ -149,6 +165,9 @@ public class ValidationBench {
         ops.put("validateInvalidRenamed", b::validateInvalidRenamed);
         ops.put("validateInvalidTypeChanged", b::validateInvalidTypeChanged);
         ops.put("boundaryValid", b::boundaryValid);
+        ops.put("validateValid2020", b::validateValid2020);
+        ops.put("validateInvalidRenamed2020", b::validateInvalidRenamed2020);
+        java.util.Map<String, Double> medians = new java.util.LinkedHashMap<>();
         System.out.println();
         System.out.println("CPU-time figures, payload " + b.valid.length + " bytes, " + gcNames() + ": ops per CPU-second"
                 + " of the process (GC and JIT threads included) = ops/s/core; medians of 5 rounds of ~0.5 s");
@@ -191,6 +210,14 @@ public class ValidationBench {
             java.util.Arrays.sort(gc);
             System.out.printf("%-28s %16.0f %10.0f %18.0f %14.0f%n", op.getKey(), process[2], 1e9 / process[2], thread[2],
                     gc[2]);
+            medians.put(op.getKey(), process[2]);
+        }
+        double parse = medians.get("parseOnly");
+        System.out.println();
+        System.out.println("ratio to parsing (parse + validate ops/s over parse-only ops/s, process CPU time; 0.5 = validation costs as"
+                + " much as parsing):");
+        for (String k : List.of("validateValid", "validateValid2020", "validateInvalidRenamed", "validateInvalidRenamed2020", "boundaryValid")) {
+            System.out.printf("%-28s %6.2f%n", k, medians.get(k) / parse);
         }
         if (sink == null) {
             System.out.println("(no result)");
