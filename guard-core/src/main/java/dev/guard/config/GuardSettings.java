@@ -50,6 +50,7 @@ public final class GuardSettings {
     public static final String ENV_SCHEMA = "GUARD_SCHEMA";
     public static final String ENV_SCHEMA_REFS = "GUARD_SCHEMA_REFS";
     public static final String ENV_SCHEMA_NETWORK_REFS = "GUARD_SCHEMA_NETWORK_REFS";
+    public static final String ENV_SCHEMA_FORMAT_ASSERTION = "GUARD_SCHEMA_FORMAT_ASSERTION";
 
     /** A required variable as {@code guard.require}, {@code GUARD_REQUIRE} and {@code --require} write it: {@code NAME} or {@code NAME:TYPE}. */
     public record Requirement(String name, SettingType type) {

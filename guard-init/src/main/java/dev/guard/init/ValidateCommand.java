@@ -82,6 +82,11 @@ final class ValidateCommand implements Callable<Integer> {
             + "(default: off, nothing is fetched; $GUARD_SCHEMA_NETWORK_REFS, guard.schema-network-refs)")
     boolean networkRefs;
 
+    @Option(names = "--format-assertion", description = "check format in 2019-09 and 2020-12 schemas too, where it is an "
+            + "annotation by default (drafts 4-7 always check it; default: off; $GUARD_SCHEMA_FORMAT_ASSERTION, "
+            + "guard.schema-format-assertion)")
+    boolean formatAssertion;
+
     @Option(names = "--draft", paramLabel = "4|6|7|2019-09|2020-12",
             description = "the draft of a schema without $schema (default: 7); a schema's own $schema decides otherwise")
     String draft;
@@ -154,6 +159,8 @@ final class ValidateCommand implements Callable<Integer> {
                 settings.list(refs, "--ref", GuardSettings.ENV_SCHEMA_REFS, "schema-refs", GuardSettings::splitNames);
         boolean network = settings.flag(networkRefs, "--allow-network-refs", GuardSettings.ENV_SCHEMA_NETWORK_REFS,
                 "schema-network-refs").value();
+        boolean assertFormats = settings.flag(formatAssertion, "--format-assertion", GuardSettings.ENV_SCHEMA_FORMAT_ASSERTION,
+                "schema-format-assertion").value();
         Draft fallback = Draft.DRAFT_7;
         if (draft != null) {
             Optional<Draft> d = Draft.parse(draft);
@@ -178,7 +185,7 @@ final class ValidateCommand implements Callable<Integer> {
                     + ") does not exist. Action: mount it there or fix the path");
             return ExitCodes.CONFIG;
         }
-        Schemas.Builder builder = Schemas.builder().defaultDraft(fallback).allowNetworkRefs(network)
+        Schemas.Builder builder = Schemas.builder().defaultDraft(fallback).allowNetworkRefs(network).formatAssertion(assertFormats)
                 .fromFile(Schemas.jobTypeOf(file), file);
         for (GuardSettings.Sourced<String> ref : refList) {
             String problem = addRef(builder, ref.value());

@@ -176,6 +176,13 @@ class ValidateCommandTest {
             Cli.Result r = Cli.run(Map.of(), "validate", "--draft", "2020-12", "--schema", tuple.toString(), bad);
             assertEquals(ExitCodes.DATA_ERROR, r.code(), bad + ": " + r);
         }
+        Path mail = Files.writeString(dir.resolve("mail.json"), "{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\", "
+                + "\"properties\": {\"to\": {\"format\": \"email\"}}}");
+        assertEquals(0, Cli.run(Map.of(), "validate", "--schema", mail.toString(), "{\"to\": \"not an address\"}").code(), "an annotation");
+        assertEquals(ExitCodes.DATA_ERROR, Cli.run(Map.of(), "validate", "--format-assertion", "--schema", mail.toString(),
+                "{\"to\": \"not an address\"}").code());
+        assertEquals(ExitCodes.DATA_ERROR, Cli.run(Map.of("GUARD_SCHEMA_FORMAT_ASSERTION", "true"), "validate", "--schema", mail.toString(),
+                "{\"to\": \"not an address\"}").code(), "the same from the environment");
         String extra = "{\"t\": [], \"b\": 1}";
         assertEquals(ExitCodes.DATA_ERROR, Cli.run(Map.of(), "validate", "--draft", "2020-12", "--schema", tuple.toString(), extra).code());
         Cli.Result asDraft7 = Cli.run(Map.of(), "validate", "--schema", tuple.toString(), extra);

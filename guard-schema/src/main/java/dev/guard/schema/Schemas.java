@@ -213,6 +213,7 @@ public final class Schemas {
         private Draft defaultDraft = Draft.DRAFT_7;
         private boolean networkRefs;
         private boolean everitFormats;
+        private boolean formatAssertion;
 
         Builder() {}
 
@@ -288,6 +289,18 @@ public final class Schemas {
          */
         public Builder everitFormats(boolean useEverit) {
             this.everitFormats = useEverit;
+            return this;
+        }
+
+        /**
+         * Checks {@code format} in 2019-09 and 2020-12 schemas, where the standard makes it an annotation by
+         * default (off: an invalid {@code email} passes, as those drafts' own tests require). On: the
+         * format-assertion vocabulary's behaviour, with guard's exact {@code date-time}, {@code date},
+         * {@code time} and {@code email} checks (the ones drafts 4-7 use) and networknt's for the others.
+         * Drafts 4 to 7 always check formats.
+         */
+        public Builder formatAssertion(boolean assertFormats) {
+            this.formatAssertion = assertFormats;
             return this;
         }
 
@@ -475,7 +488,8 @@ public final class Schemas {
                 problems.add("no schema registered; register one per job type with fromClasspath(jobType, path) or fromFile(jobType, path)");
             }
             Map<URI, SchemaCompiler.Document> registered = refDocuments(schemaReader, problems);
-            SchemaCompiler compiler = new SchemaCompiler(registered, networkRefs, everitFormats ? List.of() : Formats.validators());
+            SchemaCompiler compiler = new SchemaCompiler(registered, networkRefs, everitFormats ? List.of() : Formats.validators(),
+                    formatAssertion);
             for (Source s : sources) {
                 String what = "job type '" + s.jobType() + "'";
                 if (byType.containsKey(s.jobType())) {

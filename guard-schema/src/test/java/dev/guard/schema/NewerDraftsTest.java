@@ -112,6 +112,28 @@ class NewerDraftsTest {
     }
 
     @Test
+    void formatIsAnAnnotationUnlessAssertionIsAskedForThenGuardsOwnChecksApply() {
+        String job = "{\"job_id\":\"j-1\",\"to\":\"not an address\"}";
+        assertTrue(SCHEMAS.validate("send-email", job).accepted(), "2020-12: format is an annotation by default");
+        Schemas asserted = Schemas.builder().fromJson("send-email", SEND_EMAIL_2020).formatAssertion(true).build();
+        Invalid v = assertInstanceOf(Invalid.class, asserted.validate("send-email", job));
+        assertEquals("#/to", v.violations().get(0).pointer());
+        assertEquals("format", v.violations().get(0).keyword());
+        assertTrue(asserted.validate("send-email", "{\"job_id\":\"j-1\",\"to\":\"ada@example.com\"}").accepted());
+        // guard's RFC 3339 check, not a pattern: 30 February and a leap second off 23:59 are not dates
+        Schemas dates = Schemas.builder().formatAssertion(true).fromJson("t", "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\","
+                + "\"format\":\"date-time\"}").build();
+        assertTrue(dates.validate("t", "\"2026-12-07T10:00:00.5+01:00\"").accepted());
+        assertFalse(dates.validate("t", "\"2026-02-30T10:00:00Z\"").accepted());
+        assertFalse(dates.validate("t", "\"2026-12-07T10:00:60Z\"").accepted());
+        // other formats are networknt's
+        Schemas ipv4 = Schemas.builder().formatAssertion(true).fromJson("t", "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\","
+                + "\"format\":\"ipv4\"}").build();
+        assertTrue(ipv4.validate("t", "\"10.0.0.1\"").accepted());
+        assertFalse(ipv4.validate("t", "\"10.0.0.256\"").accepted());
+    }
+
+    @Test
     void metaSchemasResolveOfflineInEveryDraft() {
         for (String[] c : new String[][] {
                 {"http://json-schema.org/draft-04/schema#", "http://json-schema.org/draft-04/schema#"},

@@ -24,6 +24,25 @@ public final class Formats {
                 named("email", s -> email(s) ? null : "[" + s + "] is not a valid email address (RFC 5321 mailbox)"));
     }
 
+    /** The same checks as networknt formats (2019-09 and 2020-12 with format assertion on). */
+    public static List<com.networknt.schema.format.Format> networknt() {
+        List<com.networknt.schema.format.Format> out = new java.util.ArrayList<>();
+        for (FormatValidator v : validators()) {
+            out.add(new com.networknt.schema.format.Format() {
+                @Override
+                public String getName() {
+                    return v.formatName();
+                }
+
+                @Override
+                public boolean matches(com.networknt.schema.ExecutionContext context, String value) {
+                    return v.validate(value).isEmpty();
+                }
+            });
+        }
+        return out;
+    }
+
     private interface Check {
         String failure(String subject);
     }

@@ -46,6 +46,7 @@ public final class SchemaCompiler {
     private final Map<URI, Document> registered;
     private final boolean network;
     private final List<FormatValidator> formats;
+    private final boolean formatAssertion;
     private final Map<URI, SchemaTree> trees = new LinkedHashMap<>();
 
     /**
@@ -54,9 +55,18 @@ public final class SchemaCompiler {
      * @param formats    format validators that replace everit's own ones
      */
     public SchemaCompiler(Map<URI, Document> registered, boolean network, List<FormatValidator> formats) {
+        this(registered, network, formats, false);
+    }
+
+    /**
+     * @param formatAssertion whether 2019-09 and 2020-12 schemas check {@code format} (their default is an
+     *                        annotation); drafts 4 to 7 always do
+     */
+    public SchemaCompiler(Map<URI, Document> registered, boolean network, List<FormatValidator> formats, boolean formatAssertion) {
         this.registered = registered;
         this.network = network;
         this.formats = formats;
+        this.formatAssertion = formatAssertion;
         registered.forEach((uri, doc) -> {
             try {
                 trees.put(uri, SchemaTree.walk(doc.json(), uri, doc.draft()));
@@ -217,12 +227,19 @@ public final class SchemaCompiler {
                 }
                 return null;
             };
-            com.networknt.schema.SchemaRegistry registry = com.networknt.schema.SchemaRegistry.withDefaultDialect(
-                    draft == Draft.DRAFT_2019_09 ? com.networknt.schema.SpecificationVersion.DRAFT_2019_09
-                            : com.networknt.schema.SpecificationVersion.DRAFT_2020_12,
+            com.networknt.schema.dialect.Dialect dialect = draft == Draft.DRAFT_2019_09
+                    ? com.networknt.schema.dialect.Dialects.getDraft201909() : com.networknt.schema.dialect.Dialects.getDraft202012();
+            if (formatAssertion) {
+                // guard's exact checks for the formats it has, beside networknt's for the others
+                dialect = com.networknt.schema.dialect.Dialect.builder(dialect)
+                        .formats(Formats.networknt())
+                        .build();
+            }
+            com.networknt.schema.SchemaRegistry registry = com.networknt.schema.SchemaRegistry.withDefaultDialect(dialect,
                     b -> b.schemaLoader(l -> l.resourceLoaders(r -> r.add(loader)))
                             .schemaRegistryConfig(com.networknt.schema.SchemaRegistryConfig.builder()
                                     .regularExpressionFactory(EcmaRegex.networknt())
+                                    .formatAssertionsEnabled(formatAssertion)
                                     .build()));
             com.fasterxml.jackson.databind.JsonNode node = JsonNodes.of(root);
             if (node instanceof com.fasterxml.jackson.databind.node.ObjectNode o && o.has("$schema")
