@@ -333,16 +333,29 @@ public final class ValidFastPath {
             o.nodes = new Node[o.names.length];
             o.byName = new HashMap<>();
             if (props != null) {
-                int i = 0;
+                List<Map.Entry<String, Node>> byCost = new ArrayList<>();
                 for (Map.Entry<String, Schema> e : props.entrySet()) {
-                    o.names[i] = e.getKey();
-                    o.nodes[i] = node(e.getValue());
-                    o.byName.put(e.getKey(), o.nodes[i]);
-                    i++;
+                    Node n = node(e.getValue());
+                    byCost.add(Map.entry(e.getKey(), n));
+                    o.byName.put(e.getKey(), n);
+                }
+                // cheap checks first, so that an invalid payload (which everit then validates) costs little here
+                byCost.sort(java.util.Comparator.comparingInt(e -> cost(e.getValue())));
+                for (int i = 0; i < byCost.size(); i++) {
+                    o.names[i] = byCost.get(i).getKey();
+                    o.nodes[i] = byCost.get(i).getValue();
                 }
             }
             o.scanKeys = o.propertyNames != null || np > 0 || !o.permitsAdditional || o.additional != null;
             return o;
+        }
+
+        /** 0: a type or length check, 1: a pattern or format, 2: anything nested. */
+        private static int cost(Node n) {
+            if (n instanceof Str str) {
+                return str.pattern == null && str.format == null ? 0 : 1;
+            }
+            return n instanceof Obj || n instanceof Arr || n instanceof Ref ? 2 : n == Node.UNSURE ? 0 : 1;
         }
 
         /** A draft-2019 style default on the object schema itself (not in 1.14.6's public API): refuse when present or unknown. */
