@@ -41,13 +41,7 @@ final class EveritCompiled implements Compiled {
         } catch (ValidationException ve) {
             List<SchemaViolation> violations = new ArrayList<>();
             collect(ve, violations);
-            List<String> hints;
-            try {
-                hints = RenameHints.hints(schema, value, violations);
-            } catch (RuntimeException hintFailure) {
-                hints = List.of();
-            }
-            return new Rejection(violations, hints);
+            return new Rejection(violations, RenameHints.hintsOrNone(schema, value, violations));
         }
     }
 

@@ -39,13 +39,7 @@ final class NetworkntCompiled implements Compiled {
                 facts.add(new RenameHints.WrongType(pointer, expected(e.getSchemaNode())));
             }
         }
-        List<String> hints;
-        try {
-            hints = RenameHints.hints(shape, value, facts);
-        } catch (RuntimeException hintFailure) {
-            hints = List.of();
-        }
-        return new Rejection(violations, hints);
+        return new Rejection(violations, RenameHints.hintsOrNone(shape, value, facts));
     }
 
     @Override

@@ -50,6 +50,19 @@ public final class RenameHints {
 
     /** Hints for everit's violations (drafts 4 to 7): the facts read from its messages, the shape from its schema. */
     public static List<String> hints(Schema root, Object payload, List<SchemaViolation> violations) {
+        return hints(pointer -> everitShape(root, pointer), payload, everitFacts(violations));
+    }
+
+    /** {@link #hints(Schema, Object, List)}, none when guessing fails. */
+    public static List<String> hintsOrNone(Schema root, Object payload, List<SchemaViolation> violations) {
+        try {
+            return hints(root, payload, violations);
+        } catch (RuntimeException hintFailure) {
+            return List.of();
+        }
+    }
+
+    private static List<Fact> everitFacts(List<SchemaViolation> violations) {
         List<Fact> facts = new ArrayList<>();
         for (SchemaViolation v : violations) {
             if ("required".equals(v.keyword())) {
@@ -64,7 +77,16 @@ public final class RenameHints {
                 }
             }
         }
-        return hints(pointer -> everitShape(root, pointer), payload, facts);
+        return facts;
+    }
+
+    /** {@link #hints(Shape, Object, List)}, none when guessing fails: a hint must never cost the verdict. */
+    public static List<String> hintsOrNone(Shape shape, Object payload, List<Fact> facts) {
+        try {
+            return hints(shape, payload, facts);
+        } catch (RuntimeException hintFailure) {
+            return List.of();
+        }
     }
 
     /** Hints for any engine's facts, read against the schema's shape. */

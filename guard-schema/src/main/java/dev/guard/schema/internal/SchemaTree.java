@@ -119,6 +119,12 @@ public final class SchemaTree {
                 // an id that is not a URI: everit reports it when loading
             }
         }
+        children(o, here, pointer, depth, SINGLE, ARRAYS, MAPS);
+    }
+
+    /** The regular expressions of a subschema, and its subschemas visited: those under the draft's keywords. */
+    private void children(JSONObject o, URI here, String pointer, int depth, Set<String> single, Set<String> arrays,
+                          Set<String> maps) {
         for (String key : o.keySet()) {
             Object child = o.opt(key);
             String at = pointer + "/" + escape(key);
@@ -130,15 +136,15 @@ public final class SchemaTree {
                     regexes.add(new Regex(at + "/" + escape(regex), regex));
                 }
             }
-            if (ARRAYS.contains(key) && child instanceof JSONArray a) {
+            if (arrays.contains(key) && child instanceof JSONArray a) {
                 for (int i = 0; i < a.length(); i++) {
                     visit(a.opt(i), here, at + "/" + i, depth + 1);
                 }
-            } else if (MAPS.contains(key) && child instanceof JSONObject m) {
+            } else if (maps.contains(key) && child instanceof JSONObject m) {
                 for (String name : m.keySet()) {
                     visit(m.opt(name), here, at + "/" + escape(name), depth + 1);
                 }
-            } else if (SINGLE.contains(key)) {
+            } else if (single.contains(key)) {
                 visit(child, here, at, depth + 1);
             }
         }
@@ -179,29 +185,7 @@ public final class SchemaTree {
                 refs.add(new Ref(pointer + "/" + escape(refKeyword), r, resolved, problem));
             }
         }
-        for (String key : o.keySet()) {
-            Object child = o.opt(key);
-            String at = pointer + "/" + escape(key);
-            if (key.equals("pattern") && child instanceof String regex) {
-                regexes.add(new Regex(at, regex));
-            }
-            if (key.equals("patternProperties") && child instanceof JSONObject pp) {
-                for (String regex : pp.keySet()) {
-                    regexes.add(new Regex(at + "/" + escape(regex), regex));
-                }
-            }
-            if (ARRAYS_2019.contains(key) && child instanceof JSONArray a) {
-                for (int i = 0; i < a.length(); i++) {
-                    visit(a.opt(i), here, at + "/" + i, depth + 1);
-                }
-            } else if (MAPS_2019.contains(key) && child instanceof JSONObject m) {
-                for (String name : m.keySet()) {
-                    visit(m.opt(name), here, at + "/" + escape(name), depth + 1);
-                }
-            } else if (SINGLE_2019.contains(key)) {
-                visit(child, here, at, depth + 1);
-            }
-        }
+        children(o, here, pointer, depth, SINGLE_2019, ARRAYS_2019, MAPS_2019);
     }
 
     /**
