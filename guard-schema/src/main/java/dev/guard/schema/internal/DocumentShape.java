@@ -34,28 +34,24 @@ final class DocumentShape implements RenameHints.Shape {
     public RenameHints.Declared at(String pointer) {
         List<JSONObject> current = new ArrayList<>();
         unwrap(root, current, 0);
-        String p = pointer == null ? "" : pointer.startsWith("#") ? pointer.substring(1) : pointer;
-        if (!p.isEmpty()) {
-            for (String raw : p.substring(1).split("/", -1)) {
-                String seg = raw.replace("~1", "/").replace("~0", "~");
-                List<JSONObject> next = new ArrayList<>();
-                for (JSONObject s : current) {
-                    if (s.opt("properties") instanceof JSONObject props && props.has(seg)) {
-                        unwrap(props.opt(seg), next, 0);
-                    }
-                    int index = index(seg);
-                    if (index >= 0) {
-                        JSONArray prefix = s.opt("prefixItems") instanceof JSONArray a ? a
-                                : s.opt("items") instanceof JSONArray a2 ? a2 : null;
-                        if (prefix != null && index < prefix.length()) {
-                            unwrap(prefix.opt(index), next, 0);
-                        } else if (s.opt("items") instanceof JSONObject items) {
-                            unwrap(items, next, 0);
-                        }
+        for (String seg : Json.tokens(pointer)) {
+            List<JSONObject> next = new ArrayList<>();
+            for (JSONObject s : current) {
+                if (s.opt("properties") instanceof JSONObject props && props.has(seg)) {
+                    unwrap(props.opt(seg), next, 0);
+                }
+                int index = index(seg);
+                if (index >= 0) {
+                    JSONArray prefix = s.opt("prefixItems") instanceof JSONArray a ? a
+                            : s.opt("items") instanceof JSONArray a2 ? a2 : null;
+                    if (prefix != null && index < prefix.length()) {
+                        unwrap(prefix.opt(index), next, 0);
+                    } else if (s.opt("items") instanceof JSONObject items) {
+                        unwrap(items, next, 0);
                     }
                 }
-                current = next;
             }
+            current = next;
         }
         Set<String> declared = new HashSet<>();
         Set<String> required = new HashSet<>();

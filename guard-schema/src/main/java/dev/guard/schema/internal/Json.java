@@ -302,6 +302,23 @@ public final class Json {
     }
 
     /**
+     * The reference tokens of a JSON pointer ({@code "#/a~1b/0"} is {@code a/b}, {@code 0}), {@code ~1} and
+     * {@code ~0} decoded as RFC 6901 says; none for {@code "#"}, {@code ""} and null.
+     */
+    public static java.util.List<String> tokens(String pointer) {
+        String p = pointer == null ? "" : pointer.startsWith("#") ? pointer.substring(1) : pointer;
+        if (p.isEmpty()) {
+            return java.util.List.of();
+        }
+        String[] raw = p.substring(1).split("/", -1);
+        java.util.List<String> out = new java.util.ArrayList<>(raw.length);
+        for (String r : raw) {
+            out.add(r.replace("~1", "/").replace("~0", "~"));
+        }
+        return out;
+    }
+
+    /**
      * Follows a JSON pointer ({@code "#"}, {@code "#/a/0/b"}, with {@code ~0 ~1}) into a parsed value; null
      * when it leads nowhere. An array index is a decimal without leading zeros, as RFC 6901 says.
      */
@@ -309,13 +326,8 @@ public final class Json {
         if (pointer == null) {
             return null;
         }
-        String p = pointer.startsWith("#") ? pointer.substring(1) : pointer;
         Object cur = root;
-        if (p.isEmpty()) {
-            return cur;
-        }
-        for (String raw : p.substring(1).split("/", -1)) {
-            String seg = raw.replace("~1", "/").replace("~0", "~");
+        for (String seg : tokens(pointer)) {
             if (cur instanceof JSONObject o) {
                 cur = o.opt(seg);
             } else if (cur instanceof JSONArray a && seg.matches("0|[1-9][0-9]{0,8}")) {

@@ -274,34 +274,30 @@ public final class RenameHints {
     static List<ObjectSchema> objectSchemasAt(Schema root, String pointer) {
         List<Schema> current = new ArrayList<>();
         unwrap(root, current, 0);
-        String p = pointer == null ? "" : pointer.startsWith("#") ? pointer.substring(1) : pointer;
-        if (!p.isEmpty()) {
-            for (String raw : p.substring(1).split("/", -1)) {
-                String seg = raw.replace("~1", "/").replace("~0", "~");
-                List<Schema> next = new ArrayList<>();
-                for (Schema s : current) {
-                    if (s instanceof ObjectSchema os) {
-                        Schema child = os.getPropertySchemas().get(seg);
-                        if (child != null) {
-                            unwrap(child, next, 0);
-                        }
-                    } else if (s instanceof ArraySchema as) {
-                        if (as.getAllItemSchema() != null) {
-                            unwrap(as.getAllItemSchema(), next, 0);
-                        } else if (as.getItemSchemas() != null) {
-                            try {
-                                int i = Integer.parseInt(seg);
-                                if (i < as.getItemSchemas().size()) {
-                                    unwrap(as.getItemSchemas().get(i), next, 0);
-                                }
-                            } catch (NumberFormatException ignored) {
-                                // not an index: no schema applies
+        for (String seg : Json.tokens(pointer)) {
+            List<Schema> next = new ArrayList<>();
+            for (Schema s : current) {
+                if (s instanceof ObjectSchema os) {
+                    Schema child = os.getPropertySchemas().get(seg);
+                    if (child != null) {
+                        unwrap(child, next, 0);
+                    }
+                } else if (s instanceof ArraySchema as) {
+                    if (as.getAllItemSchema() != null) {
+                        unwrap(as.getAllItemSchema(), next, 0);
+                    } else if (as.getItemSchemas() != null) {
+                        try {
+                            int i = Integer.parseInt(seg);
+                            if (i < as.getItemSchemas().size()) {
+                                unwrap(as.getItemSchemas().get(i), next, 0);
                             }
+                        } catch (NumberFormatException ignored) {
+                            // not an index: no schema applies
                         }
                     }
                 }
-                current = next;
             }
+            current = next;
         }
         List<ObjectSchema> out = new ArrayList<>();
         for (Schema s : current) {

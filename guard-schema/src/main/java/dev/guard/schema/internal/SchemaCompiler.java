@@ -201,15 +201,6 @@ public final class SchemaCompiler {
      */
     private Result compileNetworknt(Object root, Draft draft, URI base, Map<URI, Object> byUri, List<String> problems) {
         try {
-            Map<URI, String> texts = new LinkedHashMap<>();
-            byUri.forEach((uri, json) -> {
-                String text = json instanceof JSONObject o ? o.toString() : String.valueOf(json);
-                texts.put(uri, text);
-                URI other = otherFileForm(uri);
-                if (other != null) {
-                    texts.putIfAbsent(other, text);
-                }
-            });
             Client client = new Client(network);
             com.networknt.schema.resource.ResourceLoader loader = iri -> {
                 URI u;
@@ -218,9 +209,11 @@ public final class SchemaCompiler {
                 } catch (IllegalArgumentException e) {
                     return null;
                 }
-                String text = texts.get(u);
-                if (text != null) {
-                    return () -> new ByteArrayInputStream(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                URI known = registeredForm(byUri, u);
+                if (byUri.containsKey(known)) { // serialized only when networknt asks for it
+                    Object json = byUri.get(known);
+                    byte[] text = String.valueOf(json).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                    return () -> new ByteArrayInputStream(text);
                 }
                 if (network && isHttp(u)) {
                     return () -> client.get(u.toString());
@@ -286,10 +279,7 @@ public final class SchemaCompiler {
                     problems.add(at + " cannot be resolved: " + ref.problem());
                     continue;
                 }
-                URI doc = SchemaTree.withoutFragment(ref.resolved());
-                if (!byUri.containsKey(doc) && otherFileForm(doc) != null && byUri.containsKey(otherFileForm(doc))) {
-                    doc = otherFileForm(doc);
-                }
+                URI doc = registeredForm(byUri, SchemaTree.withoutFragment(ref.resolved()));
                 String fragment = ref.resolved().getRawFragment();
                 Object target;
                 if (doc.toString().isEmpty()) {
@@ -379,6 +369,12 @@ public final class SchemaCompiler {
 
     private static String shorten(String s) {
         return s.length() <= 80 ? s : s.substring(0, 77) + "...";
+    }
+
+    /** {@code uri}, or its other file spelling when only that one is among the documents. */
+    private static URI registeredForm(Map<URI, Object> byUri, URI uri) {
+        URI other = otherFileForm(uri);
+        return !byUri.containsKey(uri) && other != null && byUri.containsKey(other) ? other : uri;
     }
 
     /** {@code file:///p} for {@code file:/p} and back (the same file, two spellings); null for other URIs. */
