@@ -221,6 +221,13 @@ class NewerDraftsTest {
         } finally {
             server.stop(0);
         }
+        // the server gone (its port closed): boot fails, naming the reference, within the connect timeout
+        String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/common.json";
+        long t0 = System.nanoTime();
+        SchemaSelfTestException gone = assertThrows(SchemaSelfTestException.class, () -> Schemas.builder().allowNetworkRefs(true)
+                .fromJson("t", "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"$ref\":\"" + url + "\"}").build());
+        assertTrue(gone.getMessage().contains(url) && gone.getMessage().contains("cannot be fetched"), gone.getMessage());
+        assertTrue(System.nanoTime() - t0 < 30_000_000_000L, "bounded by guard's timeouts");
     }
 
     @Test
